@@ -1,0 +1,639 @@
+/* terrain-document.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "terrain-document.h"
+#include "terrain-document-private.h"
+#include "terrain-enums.h"
+#include "terrain-error.h"
+#include "terrain-format-private.h"
+#include "terrain-io.h"
+#include "terrain-issue.h"
+
+typedef struct
+{
+  GFile *file;
+  GBytes *source;
+  TerrainFormat format;
+  guint modified : 1;
+} TerrainDocumentPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TerrainDocument, terrain_document, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_FILE,
+  PROP_FORMAT,
+  PROP_MODIFIED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GBytes *
+terrain_document_real_save_to_bytes (TerrainDocument  *self,
+                                     GError          **error)
+{
+  g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+               "%s: writing is not supported",
+               terrain_format_get_description (terrain_document_get_format (self)));
+  return NULL;
+}
+
+static GPtrArray *
+terrain_document_real_validate (TerrainDocument *self)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+}
+
+static JsonNode *
+terrain_document_real_describe (TerrainDocument *self)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, terrain_format_get_name (priv->format));
+  json_builder_set_member_name (builder, "size");
+  json_builder_add_int_value (builder, priv->source ? (gint64) g_bytes_get_size (priv->source) : 0);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static TerrainImage *
+terrain_document_real_render_image (TerrainDocument  *self,
+                                    TerrainPalette   *palette,
+                                    GError          **error)
+{
+  g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+               "%s: no image to render",
+               terrain_format_get_description (terrain_document_get_format (self)));
+  return NULL;
+}
+
+static TerrainImage *
+terrain_document_real_export_heights (TerrainDocument  *self,
+                                      GError          **error)
+{
+  g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+               "%s: no height grid",
+               terrain_format_get_description (terrain_document_get_format (self)));
+  return NULL;
+}
+
+static char *
+terrain_document_real_describe_offset (TerrainDocument *self,
+                                       gsize            offset)
+{
+  return NULL;
+}
+
+static void
+terrain_document_finalize (GObject *object)
+{
+  TerrainDocument *self = (TerrainDocument *)object;
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  g_clear_object (&priv->file);
+  g_clear_pointer (&priv->source, g_bytes_unref);
+
+  G_OBJECT_CLASS (terrain_document_parent_class)->finalize (object);
+}
+
+static void
+terrain_document_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  TerrainDocument *self = TERRAIN_DOCUMENT (object);
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, priv->file);
+      break;
+    case PROP_FORMAT:
+      g_value_set_enum (value, priv->format);
+      break;
+    case PROP_MODIFIED:
+      g_value_set_boolean (value, priv->modified);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+terrain_document_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  TerrainDocument *self = TERRAIN_DOCUMENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      terrain_document_set_file (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+terrain_document_class_init (TerrainDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = terrain_document_finalize;
+  object_class->get_property = terrain_document_get_property;
+  object_class->set_property = terrain_document_set_property;
+
+  klass->save_to_bytes = terrain_document_real_save_to_bytes;
+  klass->validate = terrain_document_real_validate;
+  klass->describe = terrain_document_real_describe;
+  klass->render_image = terrain_document_real_render_image;
+  klass->export_heights = terrain_document_real_export_heights;
+  klass->describe_offset = terrain_document_real_describe_offset;
+
+  /**
+   * TerrainDocument:file:
+   *
+   * The file the document was loaded from or last saved to.
+   */
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL,
+                         G_TYPE_FILE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TerrainDocument:format:
+   *
+   * The file format of the document.
+   */
+  properties[PROP_FORMAT] =
+    g_param_spec_enum ("format", NULL, NULL,
+                       TERRAIN_TYPE_FORMAT, TERRAIN_FORMAT_UNKNOWN,
+                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TerrainDocument:modified:
+   *
+   * Whether the document was edited since it was loaded or last saved.
+   */
+  properties[PROP_MODIFIED] =
+    g_param_spec_boolean ("modified", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+terrain_document_init (TerrainDocument *self)
+{
+}
+
+void
+terrain_document_set_source (TerrainDocument *self,
+                             GBytes          *bytes,
+                             TerrainFormat    format)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  g_return_if_fail (TERRAIN_IS_DOCUMENT (self));
+
+  if (bytes != NULL)
+    g_bytes_ref (bytes);
+  g_clear_pointer (&priv->source, g_bytes_unref);
+  priv->source = bytes;
+  priv->format = format;
+}
+
+/**
+ * terrain_document_load_bytes:
+ * @bytes: a file's contents
+ * @filename: (nullable): the file's name, used for its extension
+ * @format: the format, or %TERRAIN_FORMAT_UNKNOWN to detect it with
+ *   [func@Terrain.format_detect]
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @error: return location for a #GError
+ *
+ * Parses a file held in memory with the loader of its format. The document
+ * keeps a reference to @bytes and decodes from it.
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with a
+ *   %TERRAIN_ERROR set: %TERRAIN_ERROR_UNKNOWN_FORMAT when the format is not
+ *   recognised, %TERRAIN_ERROR_NOT_SUPPORTED when it has no loader yet, or the
+ *   loader's error
+ */
+TerrainDocument *
+terrain_document_load_bytes (GBytes               *bytes,
+                             const char           *filename,
+                             TerrainFormat         format,
+                             const TerrainLimits  *limits,
+                             GError              **error)
+{
+  TerrainLoadFunc load;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  if (format == TERRAIN_FORMAT_UNKNOWN)
+    format = terrain_format_detect (bytes, filename);
+
+  if (format == TERRAIN_FORMAT_UNKNOWN)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT,
+                   "%s: not a file format libterrain recognises (neither its first bytes "
+                   "nor its extension identify it)",
+                   filename != NULL ? filename : "data");
+      return NULL;
+    }
+
+  load = terrain_format_get_loader (format);
+  if (load == NULL)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "%s: %s files are recognised but cannot be opened yet",
+                   filename != NULL ? filename : "data",
+                   terrain_format_get_description (format));
+      return NULL;
+    }
+
+  return load (bytes, limits, error);
+}
+
+/**
+ * terrain_document_load:
+ * @file: the file to open
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Opens any file libterrain supports: the file is memory-mapped, its format
+ * detected by magic and extension, and the format's loader builds the
+ * document. This is the one entry point the CLI and the editor use.
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with a
+ *   %TERRAIN_ERROR set
+ */
+TerrainDocument *
+terrain_document_load (GFile                *file,
+                       const TerrainLimits  *limits,
+                       GCancellable         *cancellable,
+                       GError              **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = NULL;
+  TerrainDocument *document;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  bytes = terrain_file_load_bytes (file, cancellable, error);
+  if (bytes == NULL)
+    return NULL;
+
+  name = g_file_get_basename (file);
+  document = terrain_document_load_bytes (bytes, name, TERRAIN_FORMAT_UNKNOWN, limits, error);
+  if (document != NULL)
+    terrain_document_set_file (document, file);
+
+  return document;
+}
+
+/**
+ * terrain_document_get_format:
+ * @self: a #TerrainDocument
+ *
+ * Returns: the document's file format
+ */
+TerrainFormat
+terrain_document_get_format (TerrainDocument *self)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), TERRAIN_FORMAT_UNKNOWN);
+
+  return priv->format;
+}
+
+/**
+ * terrain_document_get_file:
+ * @self: a #TerrainDocument
+ *
+ * Returns: (transfer none) (nullable): the file the document was loaded from
+ *   or last saved to
+ */
+GFile *
+terrain_document_get_file (TerrainDocument *self)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
+
+  return priv->file;
+}
+
+/**
+ * terrain_document_set_file:
+ * @self: a #TerrainDocument
+ * @file: (nullable): a #GFile
+ *
+ * Sets the file associated with the document.
+ */
+void
+terrain_document_set_file (TerrainDocument *self,
+                           GFile           *file)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  g_return_if_fail (TERRAIN_IS_DOCUMENT (self));
+  g_return_if_fail (file == NULL || G_IS_FILE (file));
+
+  if (g_set_object (&priv->file, file))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+}
+
+/**
+ * terrain_document_get_source_bytes:
+ * @self: a #TerrainDocument
+ *
+ * Returns: (transfer none) (nullable): the bytes the document was read from,
+ *   or %NULL for a document created in memory
+ */
+GBytes *
+terrain_document_get_source_bytes (TerrainDocument *self)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
+
+  return priv->source;
+}
+
+/**
+ * terrain_document_get_modified:
+ * @self: a #TerrainDocument
+ *
+ * Returns: %TRUE if the document changed since it was loaded or saved
+ */
+gboolean
+terrain_document_get_modified (TerrainDocument *self)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), FALSE);
+
+  return priv->modified;
+}
+
+/**
+ * terrain_document_set_modified:
+ * @self: a #TerrainDocument
+ * @modified: the new state
+ *
+ * Marks the document as edited or clean. Subclasses call this from their
+ * setters; saving clears it.
+ */
+void
+terrain_document_set_modified (TerrainDocument *self,
+                               gboolean         modified)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+
+  g_return_if_fail (TERRAIN_IS_DOCUMENT (self));
+
+  modified = !!modified;
+  if (priv->modified == modified)
+    return;
+  priv->modified = modified;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
+}
+
+/**
+ * terrain_document_save_to_bytes:
+ * @self: a #TerrainDocument
+ * @error: return location for a #GError
+ *
+ * Serialises the document. An unedited document serialises to exactly the
+ * bytes it was read from; an edited one changes only what the edits require.
+ *
+ * Returns: (transfer full) (nullable): the file's new contents
+ */
+GBytes *
+terrain_document_save_to_bytes (TerrainDocument  *self,
+                                GError          **error)
+{
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
+
+  return TERRAIN_DOCUMENT_GET_CLASS (self)->save_to_bytes (self, error);
+}
+
+/**
+ * terrain_document_save:
+ * @self: a #TerrainDocument
+ * @file: (nullable): destination, or %NULL for [property@Terrain.Document:file]
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Serialises the document and writes it atomically (temporary file, then
+ * rename): if anything fails, the file on disk is left as it was. On success
+ * the document becomes unmodified and @file becomes its file.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+terrain_document_save (TerrainDocument  *self,
+                       GFile            *file,
+                       GCancellable     *cancellable,
+                       GError          **error)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (file == NULL || G_IS_FILE (file), FALSE);
+
+  if (file == NULL)
+    file = priv->file;
+  if (file == NULL)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_IO,
+                           "document has no file to save to");
+      return FALSE;
+    }
+
+  bytes = terrain_document_save_to_bytes (self, error);
+  if (bytes == NULL)
+    return FALSE;
+
+  if (!terrain_file_save_bytes (file, bytes, cancellable, error))
+    return FALSE;
+
+  terrain_document_set_file (self, file);
+  terrain_document_set_modified (self, FALSE);
+
+  return TRUE;
+}
+
+/**
+ * terrain_document_validate:
+ * @self: a #TerrainDocument
+ *
+ * Checks the document's consistency. Structural errors make loading fail, so
+ * what is reported here are findings on a file that loaded: warnings (the
+ * game or other tools may misbehave) and remarks.
+ *
+ * Returns: (transfer container) (element-type TerrainIssue): the findings,
+ *   in file order
+ */
+GPtrArray *
+terrain_document_validate (TerrainDocument *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
+
+  return TERRAIN_DOCUMENT_GET_CLASS (self)->validate (self);
+}
+
+/**
+ * terrain_document_describe:
+ * @self: a #TerrainDocument
+ *
+ * Summarises the document as a JSON object: format, header fields, counts
+ * and sizes. `terrain info` prints it.
+ *
+ * Returns: (transfer full): a JSON object node
+ */
+JsonNode *
+terrain_document_describe (TerrainDocument *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
+
+  return TERRAIN_DOCUMENT_GET_CLASS (self)->describe (self);
+}
+
+/**
+ * terrain_document_render_image:
+ * @self: a #TerrainDocument
+ * @palette: (nullable): the palette for indexed-colour formats
+ * @error: return location for a #GError
+ *
+ * Renders the document's picture as RGBA: for a TNT map, every tile through
+ * @palette at one pixel per map pixel.
+ *
+ * Returns: (transfer full) (nullable): the picture, or %NULL with
+ *   %TERRAIN_ERROR_NOT_SUPPORTED if the format has none, or
+ *   %TERRAIN_ERROR_INVALID_VALUE if a palette is needed and missing
+ */
+TerrainImage *
+terrain_document_render_image (TerrainDocument  *self,
+                               TerrainPalette   *palette,
+                               GError          **error)
+{
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
+
+  return TERRAIN_DOCUMENT_GET_CLASS (self)->render_image (self, palette, error);
+}
+
+/**
+ * terrain_document_export_heights:
+ * @self: a #TerrainDocument
+ * @error: return location for a #GError
+ *
+ * Returns the document's height grid as a 16-bit greyscale image, one pixel
+ * per height sample. 8-bit heights are scaled by 257 so 0..255 spans the
+ * full 0..65535 range exactly (divide by 257 to recover them).
+ *
+ * Returns: (transfer full) (nullable): the heights, or %NULL with
+ *   %TERRAIN_ERROR_NOT_SUPPORTED
+ */
+TerrainImage *
+terrain_document_export_heights (TerrainDocument  *self,
+                                 GError          **error)
+{
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
+
+  return TERRAIN_DOCUMENT_GET_CLASS (self)->export_heights (self, error);
+}
+
+/**
+ * terrain_document_describe_offset:
+ * @self: a #TerrainDocument
+ * @offset: a byte offset in the source file
+ *
+ * Names the section, and where it applies the record, that holds @offset in
+ * the file the document was read from.
+ *
+ * Returns: (transfer full): a description such as "attribute map, cell 1234
+ *   (x=10, y=3)", or "unknown" when the format cannot tell
+ */
+char *
+terrain_document_describe_offset (TerrainDocument *self,
+                                  gsize            offset)
+{
+  char *s;
+
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
+
+  s = TERRAIN_DOCUMENT_GET_CLASS (self)->describe_offset (self, offset);
+  return s != NULL ? s : g_strdup ("unknown");
+}
+
+/**
+ * terrain_document_compare_bytes:
+ * @self: a #TerrainDocument
+ * @written: bytes produced by writing the document
+ * @first_difference: (out) (optional): offset of the first byte that differs
+ *   (or the shorter length when one is a prefix of the other)
+ * @section: (out) (optional) (transfer full): the section of the source file
+ *   holding that offset, see [method@Terrain.Document.describe_offset]
+ *
+ * Compares @written with the bytes the document was read from: the check
+ * behind `terrain roundtrip`.
+ *
+ * Returns: %TRUE if they are identical
+ */
+gboolean
+terrain_document_compare_bytes (TerrainDocument  *self,
+                                GBytes           *written,
+                                gsize            *first_difference,
+                                char            **section)
+{
+  TerrainDocumentPrivate *priv = terrain_document_get_instance_private (self);
+  const guint8 *a, *b;
+  gsize a_len = 0, b_len = 0, i, n;
+
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (written != NULL, FALSE);
+
+  if (first_difference != NULL)
+    *first_difference = 0;
+  if (section != NULL)
+    *section = NULL;
+
+  a = priv->source != NULL ? g_bytes_get_data (priv->source, &a_len) : NULL;
+  b = g_bytes_get_data (written, &b_len);
+  n = MIN (a_len, b_len);
+
+  for (i = 0; i < n; i++)
+    if (a[i] != b[i])
+      break;
+
+  if (i == n && a_len == b_len)
+    return TRUE;
+
+  if (first_difference != NULL)
+    *first_difference = i;
+  if (section != NULL)
+    *section = i < a_len ? terrain_document_describe_offset (self, i)
+                         : g_strdup ("end of file");
+  return FALSE;
+}

@@ -1,0 +1,306 @@
+/* terrain-format.c: format detection and the table of loaders
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "terrain-format.h"
+#include "terrain-format-private.h"
+#include "terrain-reader-private.h"
+#include "ta/terrain-sct-section.h"
+#include "ta/terrain-tnt-map.h"
+
+/* How strongly a format identifies itself: a four-byte magic is decisive; a
+ * version word (TNT, SCT) is only a hint that the extension must back up or
+ * that is used when nothing else matches. */
+typedef enum
+{
+  MAGIC_NONE,
+  MAGIC_WEAK,
+  MAGIC_STRONG,
+} MagicStrength;
+
+typedef struct
+{
+  TerrainFormat format;
+  const char *name;
+  const char *description;
+  const char * const *extensions;
+  MagicStrength (*match) (const guint8 *data, gsize size);
+  TerrainLoadFunc load;
+} FormatInfo;
+
+static MagicStrength
+match_fourcc (const guint8 *data,
+              gsize         size,
+              const char   *fourcc)
+{
+  return size >= 4 && memcmp (data, fourcc, 4) == 0 ? MAGIC_STRONG : MAGIC_NONE;
+}
+
+static MagicStrength
+match_tnt (const guint8 *data,
+           gsize         size)
+{
+  guint32 version;
+
+  if (size < 0x40)
+    return MAGIC_NONE;
+  version = terrain_get_le32 (data);
+  return version == 0x2000 || version == 0x1020 ? MAGIC_WEAK : MAGIC_NONE;
+}
+
+static MagicStrength
+match_sct (const guint8 *data,
+           gsize         size)
+{
+  guint32 version;
+
+  if (size < 28)
+    return MAGIC_NONE;
+  version = terrain_get_le32 (data);
+  return version == 2 || version == 3 ? MAGIC_WEAK : MAGIC_NONE;
+}
+
+static MagicStrength
+match_atlas (const guint8 *data,
+             gsize         size)
+{
+  return match_fourcc (data, size, "ATLS");
+}
+
+static MagicStrength
+match_chu (const guint8 *data,
+           gsize         size)
+{
+  return match_fourcc (data, size, "CHU3");
+}
+
+static MagicStrength
+match_tqt (const guint8 *data,
+           gsize         size)
+{
+  return size >= 4 && memcmp (data, "tqt\0", 4) == 0 ? MAGIC_STRONG : MAGIC_NONE;
+}
+
+static MagicStrength
+match_hpi (const guint8 *data,
+           gsize         size)
+{
+  return match_fourcc (data, size, "HAPI");
+}
+
+static MagicStrength
+match_dat1 (const guint8 *data,
+            gsize         size)
+{
+  /* Plain DAT1, or a Sunset Overdrive 36-byte wrapper followed by a raw LZ4
+   * block whose literal run starts with the same magic (field-notes.md). */
+  if (match_fourcc (data, size, "1TAD") == MAGIC_STRONG)
+    return MAGIC_STRONG;
+  if (size >= 40 && memcmp (data + 37, "TAD", 3) == 0)
+    return MAGIC_STRONG;
+  return MAGIC_NONE;
+}
+
+static TerrainDocument *
+load_tnt (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_tnt_map_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
+load_sct (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_sct_section_new_from_bytes (bytes, limits, error));
+}
+
+static const char * const no_extensions[] = { NULL };
+static const char * const tnt_extensions[] = { "tnt", NULL };
+static const char * const sct_extensions[] = { "sct", NULL };
+static const char * const atlas_extensions[] = { "atlas", NULL };
+static const char * const chu_extensions[] = { "chu", NULL };
+static const char * const tqt_extensions[] = { "tqt", NULL };
+static const char * const ter_extensions[] = { "ter", NULL };
+static const char * const hpi_extensions[] = { "hpi", "ufo", "ccx", "gp3", NULL };
+static const char * const dat1_extensions[] = { "model", NULL };
+
+/* Later format issues fill in their loaders here. */
+static const FormatInfo formats[] = {
+  { TERRAIN_FORMAT_UNKNOWN, "unknown", "Unknown format", no_extensions, NULL, NULL },
+  { TERRAIN_FORMAT_TNT, "tnt", "Total Annihilation map terrain", tnt_extensions, match_tnt, load_tnt },
+  { TERRAIN_FORMAT_SCT, "sct", "Total Annihilation map section", sct_extensions, match_sct, load_sct },
+  { TERRAIN_FORMAT_ATLAS, "atlas", "Torque Atlas terrain", atlas_extensions, match_atlas, NULL },
+  { TERRAIN_FORMAT_CHU, "chu", "Chunked LOD geometry (CHU3)", chu_extensions, match_chu, NULL },
+  { TERRAIN_FORMAT_TQT, "tqt", "Texture quadtree (TQT)", tqt_extensions, match_tqt, NULL },
+  { TERRAIN_FORMAT_TER, "ter", "Torque legacy terrain", ter_extensions, NULL, NULL },
+  { TERRAIN_FORMAT_HPI, "hpi", "Total Annihilation HPI archive", hpi_extensions, match_hpi, NULL },
+  { TERRAIN_FORMAT_DAT1, "dat1", "Insomniac DAT1 asset", dat1_extensions, match_dat1, NULL },
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (formats) == TERRAIN_FORMAT_DAT1 + 1);
+
+static const FormatInfo *
+get_info (TerrainFormat format)
+{
+  if ((guint) format >= G_N_ELEMENTS (formats))
+    return &formats[TERRAIN_FORMAT_UNKNOWN];
+  return &formats[format];
+}
+
+static TerrainFormat
+format_for_extension (const char *filename)
+{
+  g_autofree char *lower = NULL;
+  const char *dot;
+
+  if (filename == NULL)
+    return TERRAIN_FORMAT_UNKNOWN;
+  dot = strrchr (filename, '.');
+  if (dot == NULL || strchr (dot, G_DIR_SEPARATOR) != NULL)
+    return TERRAIN_FORMAT_UNKNOWN;
+  lower = g_ascii_strdown (dot + 1, -1);
+
+  for (guint i = 1; i < G_N_ELEMENTS (formats); i++)
+    if (g_strv_contains ((const char * const *) formats[i].extensions, lower))
+      return formats[i].format;
+
+  return TERRAIN_FORMAT_UNKNOWN;
+}
+
+/**
+ * terrain_format_detect:
+ * @bytes: (nullable): the file's contents, or %NULL to go by name only
+ * @filename: (nullable): the file's name, for its extension
+ *
+ * Identifies a file. A four-byte magic (`ATLS`, `CHU3`, `tqt\0`, `HAPI`,
+ * `1TAD`) decides on its own. Formats without a magic are taken from the
+ * extension (`.ter`, `.sct`, `.tnt`) unless the data matches another format's
+ * version word and not the extension's own;
+ * without a known extension, a TNT version word (0x2000, 0x1020) or an SCT
+ * version word (2, 3) is used as a last resort.
+ *
+ * Returns: the detected format, or %TERRAIN_FORMAT_UNKNOWN
+ */
+TerrainFormat
+terrain_format_detect (GBytes     *bytes,
+                       const char *filename)
+{
+  const guint8 *data = NULL;
+  gsize size = 0;
+  TerrainFormat by_extension = format_for_extension (filename);
+  TerrainFormat weak = TERRAIN_FORMAT_UNKNOWN;
+
+  if (bytes != NULL)
+    data = g_bytes_get_data (bytes, &size);
+  if (data == NULL)
+    return by_extension;
+
+  for (guint i = 1; i < G_N_ELEMENTS (formats); i++)
+    {
+      MagicStrength strength;
+
+      if (formats[i].match == NULL)
+        continue;
+      strength = formats[i].match (data, size);
+      if (strength == MAGIC_STRONG)
+        return formats[i].format;
+      if (strength == MAGIC_WEAK && weak == TERRAIN_FORMAT_UNKNOWN)
+        weak = formats[i].format;
+    }
+
+  /* Trust the extension unless its own version-word check fails while another
+   * format's matches (a misnamed TNT saved as .sct, say). */
+  if (by_extension != TERRAIN_FORMAT_UNKNOWN)
+    {
+      const FormatInfo *info = get_info (by_extension);
+
+      if (weak != TERRAIN_FORMAT_UNKNOWN && info->match != NULL &&
+          info->match (data, size) == MAGIC_NONE)
+        return weak;
+      return by_extension;
+    }
+
+  return weak;
+}
+
+/**
+ * terrain_format_from_name:
+ * @name: a short format name as returned by [func@Terrain.format_get_name]
+ *   (e.g. "tnt"), case-insensitive
+ *
+ * Returns: the format, or %TERRAIN_FORMAT_UNKNOWN
+ */
+TerrainFormat
+terrain_format_from_name (const char *name)
+{
+  g_return_val_if_fail (name != NULL, TERRAIN_FORMAT_UNKNOWN);
+
+  for (guint i = 1; i < G_N_ELEMENTS (formats); i++)
+    if (g_ascii_strcasecmp (formats[i].name, name) == 0)
+      return formats[i].format;
+
+  return TERRAIN_FORMAT_UNKNOWN;
+}
+
+/**
+ * terrain_format_get_name:
+ * @format: a #TerrainFormat
+ *
+ * Returns: a short lower-case name ("tnt", "sct", "atlas", ...)
+ */
+const char *
+terrain_format_get_name (TerrainFormat format)
+{
+  return get_info (format)->name;
+}
+
+/**
+ * terrain_format_get_description:
+ * @format: a #TerrainFormat
+ *
+ * Returns: a human-readable name of the format
+ */
+const char *
+terrain_format_get_description (TerrainFormat format)
+{
+  return get_info (format)->description;
+}
+
+/**
+ * terrain_format_get_extensions:
+ * @format: a #TerrainFormat
+ *
+ * Returns: (array zero-terminated=1) (transfer none): lower-case file
+ *   extensions without the dot
+ */
+const char * const *
+terrain_format_get_extensions (TerrainFormat format)
+{
+  return get_info (format)->extensions;
+}
+
+/**
+ * terrain_format_can_load:
+ * @format: a #TerrainFormat
+ *
+ * Returns: %TRUE if [func@Terrain.Document.load] can open files of @format
+ */
+gboolean
+terrain_format_can_load (TerrainFormat format)
+{
+  return get_info (format)->load != NULL;
+}
+
+TerrainLoadFunc
+terrain_format_get_loader (TerrainFormat format)
+{
+  return get_info (format)->load;
+}

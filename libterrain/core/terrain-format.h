@@ -1,0 +1,59 @@
+/* terrain-format.h: format detection
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(LIBTERRAIN_INSIDE) && !defined(LIBTERRAIN_COMPILATION)
+# error "Only <libterrain.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+#include "terrain-version.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TerrainFormat:
+ * @TERRAIN_FORMAT_UNKNOWN: not a format libterrain recognises
+ * @TERRAIN_FORMAT_TNT: Total Annihilation map terrain (`.tnt`, 0x2000 or legacy 0x1020)
+ * @TERRAIN_FORMAT_SCT: Total Annihilation editor section (`.sct`, v2 or v3)
+ * @TERRAIN_FORMAT_ATLAS: Torque (TGEA) Atlas container (`.atlas`, magic `ATLS`)
+ * @TERRAIN_FORMAT_CHU: chunked-LOD geometry (`.chu`, magic `CHU3`)
+ * @TERRAIN_FORMAT_TQT: texture quadtree (`.tqt`, magic `tqt\0`)
+ * @TERRAIN_FORMAT_TER: Torque / Tribes 2 legacy terrain (`.ter`)
+ * @TERRAIN_FORMAT_HPI: Total Annihilation archive (`.hpi`, `.ufo`, `.ccx`, `.gp3`, magic `HAPI`)
+ * @TERRAIN_FORMAT_DAT1: Insomniac DAT1 container (magic `1TAD`)
+ *
+ * The file formats libterrain detects.
+ */
+typedef enum
+{
+  TERRAIN_FORMAT_UNKNOWN,
+  TERRAIN_FORMAT_TNT,
+  TERRAIN_FORMAT_SCT,
+  TERRAIN_FORMAT_ATLAS,
+  TERRAIN_FORMAT_CHU,
+  TERRAIN_FORMAT_TQT,
+  TERRAIN_FORMAT_TER,
+  TERRAIN_FORMAT_HPI,
+  TERRAIN_FORMAT_DAT1,
+} TerrainFormat;
+
+TERRAIN_AVAILABLE_IN_ALL
+TerrainFormat        terrain_format_detect          (GBytes        *bytes,
+                                                     const char    *filename);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainFormat        terrain_format_from_name       (const char    *name);
+TERRAIN_AVAILABLE_IN_ALL
+const char          *terrain_format_get_name        (TerrainFormat  format);
+TERRAIN_AVAILABLE_IN_ALL
+const char          *terrain_format_get_description (TerrainFormat  format);
+TERRAIN_AVAILABLE_IN_ALL
+const char * const  *terrain_format_get_extensions  (TerrainFormat  format);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean             terrain_format_can_load        (TerrainFormat  format);
+
+G_END_DECLS

@@ -1,0 +1,441 @@
+/* terrain-image.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <setjmp.h>
+#include <string.h>
+
+#include <png.h>
+
+#include "terrain-image.h"
+#include "terrain-error.h"
+#include "terrain-io.h"
+#include "terrain-limits.h"
+
+struct _TerrainImage
+{
+  TerrainImageFormat format;
+  guint width;
+  guint height;
+  gsize stride;
+  guint8 *data;
+};
+
+G_DEFINE_BOXED_TYPE (TerrainImage, terrain_image, terrain_image_ref, terrain_image_unref)
+
+static guint
+bytes_per_pixel (TerrainImageFormat format)
+{
+  switch (format)
+    {
+    case TERRAIN_IMAGE_RGBA8:
+      return 4;
+    case TERRAIN_IMAGE_GRAY16:
+      return 2;
+    case TERRAIN_IMAGE_GRAY8:
+    default:
+      return 1;
+    }
+}
+
+/**
+ * terrain_image_new:
+ * @format: pixel layout
+ * @width: width in pixels, at least 1
+ * @height: height in pixels, at least 1
+ * @error: return location for a #GError
+ *
+ * Allocates a zero-filled image.
+ *
+ * Returns: (transfer full) (nullable): the image, or %NULL with
+ *   %TERRAIN_ERROR_LIMIT_EXCEEDED when the size is zero or too large
+ */
+TerrainImage *
+terrain_image_new (TerrainImageFormat   format,
+                   guint                width,
+                   guint                height,
+                   GError             **error)
+{
+  const TerrainLimits *limits = terrain_limits_get_default ();
+  TerrainImage *image;
+  gsize stride;
+
+  if (width == 0 || height == 0 ||
+      width > limits->max_image_side * 4u || height > limits->max_image_side * 4u)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                   "image: %ux%u pixels is not a usable image size", width, height);
+      return NULL;
+    }
+  stride = (gsize) width * bytes_per_pixel (format);
+  if (!terrain_limits_check_alloc (limits, height, stride, "image rows", "image", -1, error))
+    return NULL;
+
+  image = g_atomic_rc_box_new0 (TerrainImage);
+  image->format = format;
+  image->width = width;
+  image->height = height;
+  image->stride = stride;
+  image->data = g_malloc0 (stride * height);
+
+  return image;
+}
+
+static void
+terrain_image_finalize (TerrainImage *image)
+{
+  g_free (image->data);
+}
+
+/**
+ * terrain_image_ref:
+ * @image: a #TerrainImage
+ *
+ * Returns: (transfer full): @image
+ */
+TerrainImage *
+terrain_image_ref (TerrainImage *image)
+{
+  return g_atomic_rc_box_acquire (image);
+}
+
+/**
+ * terrain_image_unref:
+ * @image: (transfer full): a #TerrainImage
+ *
+ * Drops a reference.
+ */
+void
+terrain_image_unref (TerrainImage *image)
+{
+  g_atomic_rc_box_release_full (image, (GDestroyNotify) terrain_image_finalize);
+}
+
+/**
+ * terrain_image_get_format:
+ * @image: a #TerrainImage
+ *
+ * Returns: the pixel layout
+ */
+TerrainImageFormat
+terrain_image_get_format (const TerrainImage *image)
+{
+  return image->format;
+}
+
+/**
+ * terrain_image_get_width:
+ * @image: a #TerrainImage
+ *
+ * Returns: width in pixels
+ */
+guint
+terrain_image_get_width (const TerrainImage *image)
+{
+  return image->width;
+}
+
+/**
+ * terrain_image_get_height:
+ * @image: a #TerrainImage
+ *
+ * Returns: height in pixels
+ */
+guint
+terrain_image_get_height (const TerrainImage *image)
+{
+  return image->height;
+}
+
+/**
+ * terrain_image_get_stride:
+ * @image: a #TerrainImage
+ *
+ * Returns: bytes per row (rows are tightly packed)
+ */
+gsize
+terrain_image_get_stride (const TerrainImage *image)
+{
+  return image->stride;
+}
+
+/**
+ * terrain_image_get_data:
+ * @image: a #TerrainImage
+ * @size: (out) (optional): size of the pixel data in bytes
+ *
+ * Returns: (transfer none): the pixels, writable
+ */
+guint8 *
+terrain_image_get_data (TerrainImage *image,
+                        gsize        *size)
+{
+  if (size != NULL)
+    *size = image->stride * image->height;
+  return image->data;
+}
+
+static void
+png_write_to_array (png_structp  png,
+                    png_bytep    data,
+                    png_size_t   length)
+{
+  GByteArray *array = png_get_io_ptr (png);
+
+  g_byte_array_append (array, data, (guint) length);
+}
+
+static void
+png_flush_nothing (png_structp png)
+{
+}
+
+static void
+png_error_to_gerror (png_structp      png,
+                     png_const_charp  message)
+{
+  GError **error = png_get_error_ptr (png);
+
+  if (error != NULL && *error == NULL)
+    g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE, "PNG: %s", message);
+  png_longjmp (png, 1);
+}
+
+static void
+png_warning_ignore (png_structp      png,
+                    png_const_charp  message)
+{
+}
+
+/**
+ * terrain_image_save_png_bytes:
+ * @image: a #TerrainImage
+ * @error: return location for a #GError
+ *
+ * Encodes @image as PNG with libpng: RGBA8 as 8-bit RGBA, GRAY8 as 8-bit
+ * greyscale, GRAY16 as 16-bit greyscale.
+ *
+ * Returns: (transfer full) (nullable): the PNG file's bytes
+ */
+GBytes *
+terrain_image_save_png_bytes (const TerrainImage  *image,
+                              GError             **error)
+{
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+  g_autofree guint8 *row = NULL;
+  png_structp png;
+  png_infop info;
+  int color_type;
+  int depth;
+
+  g_return_val_if_fail (image != NULL, NULL);
+
+  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, error,
+                                 png_error_to_gerror, png_warning_ignore);
+  if (png == NULL)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_IO, "PNG: out of memory");
+      return NULL;
+    }
+  info = png_create_info_struct (png);
+  row = g_malloc (image->stride);
+
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_write_struct (&png, &info);
+      return NULL;
+    }
+
+  switch (image->format)
+    {
+    case TERRAIN_IMAGE_RGBA8:
+      color_type = PNG_COLOR_TYPE_RGB_ALPHA;
+      depth = 8;
+      break;
+    case TERRAIN_IMAGE_GRAY16:
+      color_type = PNG_COLOR_TYPE_GRAY;
+      depth = 16;
+      break;
+    case TERRAIN_IMAGE_GRAY8:
+    default:
+      color_type = PNG_COLOR_TYPE_GRAY;
+      depth = 8;
+      break;
+    }
+
+  png_set_write_fn (png, array, png_write_to_array, png_flush_nothing);
+  png_set_IHDR (png, info, image->width, image->height, depth, color_type,
+                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info (png, info);
+
+  for (guint y = 0; y < image->height; y++)
+    {
+      const guint8 *src = image->data + (gsize) y * image->stride;
+
+      if (image->format == TERRAIN_IMAGE_GRAY16)
+        {
+          /* PNG stores 16-bit samples big-endian. */
+          for (guint x = 0; x < image->width; x++)
+            {
+              guint16 v;
+
+              memcpy (&v, src + 2 * x, 2);
+              row[2 * x] = v >> 8;
+              row[2 * x + 1] = v & 0xff;
+            }
+          png_write_row (png, row);
+        }
+      else
+        png_write_row (png, src);
+    }
+
+  png_write_end (png, info);
+  png_destroy_write_struct (&png, &info);
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&array));
+}
+
+/**
+ * terrain_image_save_png:
+ * @image: a #TerrainImage
+ * @file: destination
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Encodes @image as PNG (see [method@Terrain.Image.save_png_bytes]) and
+ * writes it atomically.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+terrain_image_save_png (const TerrainImage  *image,
+                        GFile               *file,
+                        GCancellable        *cancellable,
+                        GError             **error)
+{
+  g_autoptr(GBytes) bytes = terrain_image_save_png_bytes (image, error);
+
+  if (bytes == NULL)
+    return FALSE;
+  return terrain_file_save_bytes (file, bytes, cancellable, error);
+}
+
+typedef struct
+{
+  const guint8 *data;
+  gsize size;
+  gsize pos;
+} PngSource;
+
+static void
+png_read_from_source (png_structp  png,
+                      png_bytep    data,
+                      png_size_t   length)
+{
+  PngSource *src = png_get_io_ptr (png);
+
+  if (length > src->size - src->pos)
+    png_error (png, "truncated PNG data");
+  memcpy (data, src->data + src->pos, length);
+  src->pos += length;
+}
+
+/**
+ * terrain_image_load_png_bytes:
+ * @bytes: a PNG file's bytes
+ * @error: return location for a #GError
+ *
+ * Decodes a PNG with libpng. Greyscale images of 16 bits become
+ * %TERRAIN_IMAGE_GRAY16, other greyscale images %TERRAIN_IMAGE_GRAY8, and
+ * everything else (palette, RGB, with or without alpha) %TERRAIN_IMAGE_RGBA8.
+ *
+ * Returns: (transfer full) (nullable): the image
+ */
+TerrainImage *
+terrain_image_load_png_bytes (GBytes  *bytes,
+                              GError **error)
+{
+  PngSource src = { 0 };
+  TerrainImage *volatile image = NULL;
+  png_structp png;
+  png_infop info;
+  png_uint_32 width, height;
+  int depth, color_type;
+  TerrainImageFormat format;
+
+  src.data = g_bytes_get_data (bytes, &src.size);
+  if (src.size < 8 || png_sig_cmp (src.data, 0, 8) != 0)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC,
+                           "PNG: missing PNG signature at byte offset 0");
+      return NULL;
+    }
+
+  png = png_create_read_struct (PNG_LIBPNG_VER_STRING, error,
+                                png_error_to_gerror, png_warning_ignore);
+  if (png == NULL)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_IO, "PNG: out of memory");
+      return NULL;
+    }
+  info = png_create_info_struct (png);
+
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_read_struct (&png, &info, NULL);
+      g_clear_pointer ((TerrainImage **) &image, terrain_image_unref);
+      return NULL;
+    }
+
+  png_set_read_fn (png, &src, png_read_from_source);
+  png_set_user_limits (png, terrain_limits_get_default ()->max_image_side * 4u,
+                       terrain_limits_get_default ()->max_image_side * 4u);
+  png_read_info (png, info);
+  png_get_IHDR (png, info, &width, &height, &depth, &color_type, NULL, NULL, NULL);
+
+  if (color_type == PNG_COLOR_TYPE_GRAY && depth == 16)
+    {
+      format = TERRAIN_IMAGE_GRAY16;
+      if (G_BYTE_ORDER == G_LITTLE_ENDIAN)
+        png_set_swap (png);
+    }
+  else if (color_type == PNG_COLOR_TYPE_GRAY)
+    {
+      format = TERRAIN_IMAGE_GRAY8;
+      png_set_expand_gray_1_2_4_to_8 (png);
+    }
+  else
+    {
+      format = TERRAIN_IMAGE_RGBA8;
+      png_set_expand (png);
+      png_set_strip_16 (png);
+      png_set_gray_to_rgb (png);
+      png_set_add_alpha (png, 0xff, PNG_FILLER_AFTER);
+    }
+  png_set_interlace_handling (png);
+  png_read_update_info (png, info);
+
+  image = terrain_image_new (format, width, height, error);
+  if (image == NULL)
+    {
+      png_destroy_read_struct (&png, &info, NULL);
+      return NULL;
+    }
+  if (png_get_rowbytes (png, info) != image->stride)
+    png_error (png, "unexpected row size after transformations");
+
+  {
+    g_autofree png_bytep *rows = g_new (png_bytep, height);
+
+    for (guint y = 0; y < height; y++)
+      rows[y] = image->data + (gsize) y * image->stride;
+    png_read_image (png, rows);
+  }
+  png_read_end (png, NULL);
+  png_destroy_read_struct (&png, &info, NULL);
+
+  return image;
+}

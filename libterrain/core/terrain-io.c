@@ -1,0 +1,145 @@
+/* terrain-io.c: file input and atomic output
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+
+#include <glib/gstdio.h>
+
+#include "terrain-io.h"
+#include "terrain-error.h"
+
+static void
+propagate_io_error (GError     **error,
+                    GError      *local,
+                    GFile       *file,
+                    const char  *verb)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO,
+               "%s: cannot %s: %s", name, verb, local->message);
+  g_error_free (local);
+}
+
+/**
+ * terrain_file_load_bytes:
+ * @file: the file to read
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads a whole file. A local file is memory-mapped (read-only, private), so
+ * opening a large file costs no copy and readers decode lazily from the
+ * mapping; other files are read with GIO.
+ *
+ * Returns: (transfer full): the file's bytes, or %NULL with
+ *   %TERRAIN_ERROR_IO set
+ */
+GBytes *
+terrain_file_load_bytes (GFile         *file,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autofree char *path = NULL;
+  GError *local = NULL;
+  GBytes *bytes;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  path = g_file_get_path (file);
+  if (path != NULL)
+    {
+      g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, &local);
+
+      if (mapped != NULL)
+        return g_mapped_file_get_bytes (mapped);
+
+      /* Fall through for files that cannot be mapped (pipes, /proc). */
+      g_clear_error (&local);
+    }
+
+  bytes = g_file_load_bytes (file, cancellable, NULL, &local);
+  if (bytes == NULL)
+    {
+      propagate_io_error (error, local, file, "read");
+      return NULL;
+    }
+
+  return bytes;
+}
+
+/**
+ * terrain_file_save_bytes:
+ * @file: the destination
+ * @bytes: the complete new contents
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Writes @bytes to @file atomically: the data goes to a temporary file in the
+ * same folder, which is renamed over @file only once it is completely written
+ * and closed. If anything fails the original file is left untouched.
+ *
+ * Returns: %TRUE on success, otherwise %FALSE with %TERRAIN_ERROR_IO set
+ */
+gboolean
+terrain_file_save_bytes (GFile         *file,
+                         GBytes        *bytes,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autofree char *path = NULL;
+  GError *local = NULL;
+  gsize size = 0;
+  const char *data;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (bytes != NULL, FALSE);
+
+  data = g_bytes_get_data (bytes, &size);
+  if (data == NULL)
+    data = "";
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  path = g_file_get_path (file);
+  if (path != NULL)
+    {
+      g_autofree char *target = realpath (path, NULL);
+      GStatBuf st;
+      int mode = 0666;
+
+      /* Save through a symbolic link to its target rather than replacing the link. */
+      if (target != NULL)
+        {
+          g_free (path);
+          path = g_steal_pointer (&target);
+        }
+      if (g_stat (path, &st) == 0)
+        mode = st.st_mode & 07777;
+
+      /* Unlike g_file_replace_contents(), which truncates the original in place
+       * when it cannot create a temporary file, this never falls back to a
+       * non-atomic write: the temporary file is fsync()ed and renamed, or the
+       * save fails and the original stays as it was. */
+      if (!g_file_set_contents_full (path, data, (gssize) size,
+                                     G_FILE_SET_CONTENTS_CONSISTENT, mode, &local))
+        {
+          propagate_io_error (error, local, file, "save");
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (!g_file_replace_contents (file, data, size, NULL, FALSE,
+                                G_FILE_CREATE_NONE, NULL, cancellable, &local))
+    {
+      propagate_io_error (error, local, file, "save");
+      return FALSE;
+    }
+
+  return TRUE;
+}

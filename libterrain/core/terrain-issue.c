@@ -1,0 +1,256 @@
+/* terrain-issue.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "terrain-issue.h"
+
+struct _TerrainIssue
+{
+  TerrainSeverity severity;
+  char *section;
+  gint64 offset;
+  gint64 record;
+  gint x;
+  gint y;
+  gboolean has_position;
+  char *message;
+};
+
+G_DEFINE_BOXED_TYPE (TerrainIssue, terrain_issue, terrain_issue_ref, terrain_issue_unref)
+
+static void
+terrain_issue_finalize (TerrainIssue *issue)
+{
+  g_free (issue->section);
+  g_free (issue->message);
+}
+
+/**
+ * terrain_issue_new:
+ * @severity: the severity
+ * @section: (nullable): name of the section the finding is in
+ * @offset: absolute byte offset in the file, or -1 when not applicable
+ * @record: index of the record in its section, or -1 when not applicable
+ * @format: printf-style format of the message
+ * @...: arguments for @format
+ *
+ * Creates a validation finding.
+ *
+ * Returns: (transfer full): a new #TerrainIssue
+ */
+TerrainIssue *
+terrain_issue_new (TerrainSeverity  severity,
+                   const char      *section,
+                   gint64           offset,
+                   gint64           record,
+                   const char      *format,
+                   ...)
+{
+  TerrainIssue *issue = g_atomic_rc_box_new0 (TerrainIssue);
+  va_list args;
+
+  issue->severity = severity;
+  issue->section = g_strdup (section);
+  issue->offset = offset;
+  issue->record = record;
+  va_start (args, format);
+  issue->message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  return issue;
+}
+
+/**
+ * terrain_issue_ref:
+ * @issue: a #TerrainIssue
+ *
+ * Returns: (transfer full): @issue with its reference count increased
+ */
+TerrainIssue *
+terrain_issue_ref (TerrainIssue *issue)
+{
+  return g_atomic_rc_box_acquire (issue);
+}
+
+/**
+ * terrain_issue_unref:
+ * @issue: (transfer full): a #TerrainIssue
+ *
+ * Drops a reference.
+ */
+void
+terrain_issue_unref (TerrainIssue *issue)
+{
+  g_atomic_rc_box_release_full (issue, (GDestroyNotify) terrain_issue_finalize);
+}
+
+/**
+ * terrain_issue_get_severity:
+ * @issue: a #TerrainIssue
+ *
+ * Returns: the severity
+ */
+TerrainSeverity
+terrain_issue_get_severity (const TerrainIssue *issue)
+{
+  return issue->severity;
+}
+
+/**
+ * terrain_issue_get_section:
+ * @issue: a #TerrainIssue
+ *
+ * Returns: (nullable): the section name
+ */
+const char *
+terrain_issue_get_section (const TerrainIssue *issue)
+{
+  return issue->section;
+}
+
+/**
+ * terrain_issue_get_offset:
+ * @issue: a #TerrainIssue
+ *
+ * Returns: the absolute byte offset, or -1
+ */
+gint64
+terrain_issue_get_offset (const TerrainIssue *issue)
+{
+  return issue->offset;
+}
+
+/**
+ * terrain_issue_get_record:
+ * @issue: a #TerrainIssue
+ *
+ * Returns: the record index within the section, or -1
+ */
+gint64
+terrain_issue_get_record (const TerrainIssue *issue)
+{
+  return issue->record;
+}
+
+/**
+ * terrain_issue_get_message:
+ * @issue: a #TerrainIssue
+ *
+ * Returns: the message
+ */
+const char *
+terrain_issue_get_message (const TerrainIssue *issue)
+{
+  return issue->message;
+}
+
+/**
+ * terrain_issue_set_position:
+ * @issue: a #TerrainIssue
+ * @x: column on the map grid the finding refers to
+ * @y: row on the map grid
+ *
+ * Records the map position of the finding, so a viewer can jump to it.
+ */
+void
+terrain_issue_set_position (TerrainIssue *issue,
+                            gint          x,
+                            gint          y)
+{
+  issue->x = x;
+  issue->y = y;
+  issue->has_position = TRUE;
+}
+
+/**
+ * terrain_issue_get_position:
+ * @issue: a #TerrainIssue
+ * @x: (out) (optional): column
+ * @y: (out) (optional): row
+ *
+ * Returns: %TRUE if the finding has a map position
+ */
+gboolean
+terrain_issue_get_position (const TerrainIssue *issue,
+                            gint               *x,
+                            gint               *y)
+{
+  if (x != NULL)
+    *x = issue->x;
+  if (y != NULL)
+    *y = issue->y;
+  return issue->has_position;
+}
+
+/**
+ * terrain_severity_to_string:
+ * @severity: a #TerrainSeverity
+ *
+ * Returns: "info", "warning" or "error"
+ */
+const char *
+terrain_severity_to_string (TerrainSeverity severity)
+{
+  switch (severity)
+    {
+    case TERRAIN_SEVERITY_INFO:
+      return "info";
+    case TERRAIN_SEVERITY_WARNING:
+      return "warning";
+    case TERRAIN_SEVERITY_ERROR:
+      return "error";
+    default:
+      return "unknown";
+    }
+}
+
+/**
+ * terrain_issue_to_string:
+ * @issue: a #TerrainIssue
+ *
+ * Formats the finding on one line: severity, section, offset, record and
+ * message.
+ *
+ * Returns: (transfer full): a newly allocated string
+ */
+char *
+terrain_issue_to_string (const TerrainIssue *issue)
+{
+  GString *s = g_string_new (terrain_severity_to_string (issue->severity));
+
+  if (issue->section != NULL)
+    g_string_append_printf (s, ": %s", issue->section);
+  if (issue->offset >= 0)
+    g_string_append_printf (s, " @0x%" G_GINT64_MODIFIER "x", issue->offset);
+  if (issue->record >= 0)
+    g_string_append_printf (s, " [record %" G_GINT64_FORMAT "]", issue->record);
+  if (issue->has_position)
+    g_string_append_printf (s, " (x=%d, y=%d)", issue->x, issue->y);
+  g_string_append_printf (s, ": %s", issue->message);
+
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * terrain_issues_max_severity:
+ * @issues: (element-type TerrainIssue): findings
+ * @any: (out) (optional): set to whether @issues is non-empty
+ *
+ * Returns: the highest severity in @issues, or %TERRAIN_SEVERITY_INFO when empty
+ */
+TerrainSeverity
+terrain_issues_max_severity (GPtrArray *issues,
+                             gboolean  *any)
+{
+  TerrainSeverity max = TERRAIN_SEVERITY_INFO;
+
+  if (any != NULL)
+    *any = issues != NULL && issues->len > 0;
+  for (guint i = 0; issues != NULL && i < issues->len; i++)
+    max = MAX (max, terrain_issue_get_severity (g_ptr_array_index (issues, i)));
+
+  return max;
+}

@@ -1,0 +1,69 @@
+/* terrain-palette.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(LIBTERRAIN_INSIDE) && !defined(LIBTERRAIN_COMPILATION)
+# error "Only <libterrain.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "terrain-version.h"
+
+G_BEGIN_DECLS
+
+#define TERRAIN_TYPE_PALETTE (terrain_palette_get_type ())
+
+/**
+ * TerrainPalette:
+ *
+ * A 256-colour palette, as used by Total Annihilation's indexed-colour tiles
+ * and minimaps. Immutable once made.
+ */
+typedef struct _TerrainPalette TerrainPalette;
+
+/**
+ * TERRAIN_PALETTE_MINIMAP_FILL:
+ *
+ * Palette index of the blue that fills the unused part of a TNT minimap.
+ */
+#define TERRAIN_PALETTE_MINIMAP_FILL 0x64
+
+TERRAIN_AVAILABLE_IN_ALL
+GType           terrain_palette_get_type        (void) G_GNUC_CONST;
+TERRAIN_AVAILABLE_IN_ALL
+TerrainPalette *terrain_palette_new_from_bytes  (GBytes                *bytes,
+                                                 GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainPalette *terrain_palette_new_from_file   (GFile                 *file,
+                                                 GCancellable          *cancellable,
+                                                 GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainPalette *terrain_palette_new_from_rgb    (const guint8          *rgb,
+                                                 gsize                  n_colors);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainPalette *terrain_palette_ref             (TerrainPalette        *palette);
+TERRAIN_AVAILABLE_IN_ALL
+void            terrain_palette_unref           (TerrainPalette        *palette);
+TERRAIN_AVAILABLE_IN_ALL
+void            terrain_palette_get_color       (const TerrainPalette  *palette,
+                                                 guint8                 index,
+                                                 guint8                *r,
+                                                 guint8                *g,
+                                                 guint8                *b);
+TERRAIN_AVAILABLE_IN_ALL
+const guint8   *terrain_palette_get_rgba_table  (const TerrainPalette  *palette);
+TERRAIN_AVAILABLE_IN_ALL
+guint8          terrain_palette_nearest         (const TerrainPalette  *palette,
+                                                 guint8                 r,
+                                                 guint8                 g,
+                                                 guint8                 b);
+TERRAIN_AVAILABLE_IN_ALL
+GBytes         *terrain_palette_to_pal_bytes    (const TerrainPalette  *palette);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainPalette, terrain_palette_unref)
+
+G_END_DECLS
