@@ -16,7 +16,7 @@
 #include "terrain-format.h"
 #include "terrain-image.h"
 #include "terrain-limits.h"
-#include "../ta/terrain-palette.h"
+#include "ta/terrain-palette.h"
 
 G_BEGIN_DECLS
 
