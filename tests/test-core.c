@@ -1,11 +1,466 @@
+/* test-core.c: the shared core: reader, writer, limits, detection, I/O, images, palette
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
 #include "config.h"
 
+#include <string.h>
+
+#include <glib/gstdio.h>
+
 #include "libterrain.h"
+#include "core/terrain-reader-private.h"
+#include "core/terrain-writer-private.h"
+
+static void
+test_reader_scalars (void)
+{
+  static const guint8 data[] = {
+    0x01, 0x34, 0x12, 0x78, 0x56, 0x34, 0x12, 0xff, 0xff,
+    0x00, 0x00, 0x80, 0x3f, 0x12, 0x34,
+  };
+  g_autoptr(GBytes) bytes = g_bytes_new_static (data, sizeof data);
+  g_autoptr(GError) error = NULL;
+  TerrainReader reader;
+  guint8 u8;
+  guint16 u16;
+  guint32 u32;
+  gint16 i16;
+  gfloat f;
+
+  terrain_reader_init (&reader, bytes, "test");
+  g_assert_true (terrain_reader_read_u8 (&reader, &u8, &error));
+  g_assert_cmpuint (u8, ==, 1);
+  g_assert_true (terrain_reader_read_u16 (&reader, &u16, &error));
+  g_assert_cmphex (u16, ==, 0x1234);
+  g_assert_true (terrain_reader_read_u32 (&reader, &u32, &error));
+  g_assert_cmphex (u32, ==, 0x12345678);
+  g_assert_true (terrain_reader_read_i16 (&reader, &i16, &error));
+  g_assert_cmpint (i16, ==, -1);
+  g_assert_true (terrain_reader_read_f32 (&reader, &f, &error));
+  g_assert_cmpfloat (f, ==, 1.0f);
+  g_assert_true (terrain_reader_read_be_u16 (&reader, &u16, &error));
+  g_assert_cmphex (u16, ==, 0x1234);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_reader_remaining (&reader), ==, 0);
+
+  /* Reading past the end fails, names the section and offset, and leaves the
+   * position where it was. */
+  g_assert_false (terrain_reader_read_u32 (&reader, &u32, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, "test"));
+  g_assert_nonnull (strstr (error->message, "offset 15"));
+  g_assert_cmpuint (terrain_reader_tell (&reader), ==, sizeof data);
+}
+
+static void
+test_reader_spans (void)
+{
+  guint8 data[32] = { 0 };
+  g_autoptr(GBytes) bytes = g_bytes_new (data, sizeof data);
+  g_autoptr(GError) error = NULL;
+  TerrainReader reader, sub;
+  guint32 u32;
+
+  terrain_reader_init (&reader, bytes, "file");
+
+  g_assert_true (terrain_reader_check_span (&reader, 0, 32, "all", &error));
+  g_assert_true (terrain_reader_check_span (&reader, 32, 0, "empty at end", &error));
+  g_assert_no_error (error);
+
+  g_assert_false (terrain_reader_check_span (&reader, 33, 0, "past end", &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE);
+  g_clear_error (&error);
+
+  g_assert_false (terrain_reader_check_span (&reader, 16, 17, "runs over", &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED);
+  g_clear_error (&error);
+
+  /* Overflowing offset + length must not wrap around. */
+  g_assert_false (terrain_reader_check_span (&reader, 16, G_MAXUINT64 - 8, "huge", &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED);
+  g_clear_error (&error);
+
+  /* A sub-reader reports absolute offsets. */
+  g_assert_true (terrain_reader_sub (&reader, 20, 6, "inner", &sub, &error));
+  g_assert_true (terrain_reader_read_u32 (&sub, &u32, &error));
+  g_assert_false (terrain_reader_read_u32 (&sub, &u32, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, "inner"));
+  g_assert_nonnull (strstr (error->message, "offset 24"));
+  g_clear_error (&error);
+
+  g_assert_false (terrain_reader_seek (&reader, 40, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE);
+}
+
+static void
+test_writer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  static const guint8 expected[] = {
+    0xaa, 0x34, 0x12, 0xef, 0xbe, 0xad, 0xde, 0x00, 0x00, 0x02, 0x00, 0x01, 0x00,
+  };
+  static const guint16 words[] = { 2, 1 };
+  TerrainWriter writer;
+  const guint8 *data;
+  gsize size;
+
+  terrain_writer_init (&writer, 0);
+  terrain_writer_put_u8 (&writer, 0xaa);
+  terrain_writer_put_u16 (&writer, 0x1234);
+  terrain_writer_put_u32 (&writer, 0);
+  terrain_writer_put_zeros (&writer, 2);
+  terrain_writer_put_u16_array (&writer, words, G_N_ELEMENTS (words));
+  g_assert_true (terrain_writer_patch_u32 (&writer, 3, 0xdeadbeef));
+  g_assert_cmpuint (terrain_writer_tell (&writer), ==, sizeof expected);
+
+  bytes = terrain_writer_finish (&writer, &error);
+  g_assert_no_error (error);
+  data = g_bytes_get_data (bytes, &size);
+  g_assert_cmpmem (data, size, expected, sizeof expected);
+}
+
+static void
+test_limits (void)
+{
+  g_autoptr(TerrainLimits) limits = terrain_limits_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (limits->max_cells_per_side, ==, 8192);
+  g_assert_cmpuint (limits->max_tiles, ==, 1024 * 1024);
+  g_assert_cmpuint (limits->max_features, ==, 65536);
+
+  g_assert_true (terrain_limits_check_alloc (limits, 1000, 1024, "tiles", "TNT", 0x18, &error));
+  g_assert_false (terrain_limits_check_alloc (limits, G_MAXUINT64 / 2, 4, "tiles", "TNT", 0x18,
+                                              &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED);
+  g_assert_nonnull (strstr (error->message, "byte offset 24"));
+  g_clear_error (&error);
+
+  limits->max_allocation = 4096;
+  g_assert_false (terrain_limits_check_alloc (limits, 5, 1024, "tiles", "TNT", 0x18, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED);
+  g_clear_error (&error);
+
+  g_assert_false (terrain_limits_check_count (limits, 70000, limits->max_features, "feature",
+                                              "TNT header", 0x1c, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED);
+}
+
+static GBytes *
+bytes_with_prefix (const void *prefix,
+                   gsize       prefix_size,
+                   gsize       total)
+{
+  guint8 *data = g_malloc0 (total);
+
+  memcpy (data, prefix, MIN (prefix_size, total));
+  return g_bytes_new_take (data, total);
+}
+
+static void
+test_format_detect (void)
+{
+  static const guint8 tnt[] = { 0x00, 0x20, 0x00, 0x00 };
+  static const guint8 legacy[] = { 0x20, 0x10, 0x00, 0x00 };
+  static const guint8 sct[] = { 0x03, 0x00, 0x00, 0x00 };
+  g_autoptr(GBytes) tnt_bytes = bytes_with_prefix (tnt, 4, 64);
+  g_autoptr(GBytes) legacy_bytes = bytes_with_prefix (legacy, 4, 64);
+  g_autoptr(GBytes) sct_bytes = bytes_with_prefix (sct, 4, 64);
+  g_autoptr(GBytes) atlas = bytes_with_prefix ("ATLS", 4, 64);
+  g_autoptr(GBytes) chu = bytes_with_prefix ("CHU3", 4, 64);
+  g_autoptr(GBytes) tqt = bytes_with_prefix ("tqt\0", 4, 64);
+  g_autoptr(GBytes) hpi = bytes_with_prefix ("HAPI", 4, 64);
+  g_autoptr(GBytes) dat1 = bytes_with_prefix ("1TAD", 4, 64);
+  g_autoptr(GBytes) junk = bytes_with_prefix ("junk", 4, 64);
+
+  g_assert_cmpint (terrain_format_detect (tnt_bytes, NULL), ==, TERRAIN_FORMAT_TNT);
+  g_assert_cmpint (terrain_format_detect (legacy_bytes, "x.TNT"), ==, TERRAIN_FORMAT_TNT);
+  g_assert_cmpint (terrain_format_detect (sct_bytes, "a.sct"), ==, TERRAIN_FORMAT_SCT);
+  g_assert_cmpint (terrain_format_detect (sct_bytes, NULL), ==, TERRAIN_FORMAT_SCT);
+  /* A TNT misnamed .sct is still a TNT; magic beats extension. */
+  g_assert_cmpint (terrain_format_detect (tnt_bytes, "misnamed.sct"), ==, TERRAIN_FORMAT_TNT);
+  g_assert_cmpint (terrain_format_detect (atlas, "a.tnt"), ==, TERRAIN_FORMAT_ATLAS);
+  g_assert_cmpint (terrain_format_detect (chu, NULL), ==, TERRAIN_FORMAT_CHU);
+  g_assert_cmpint (terrain_format_detect (tqt, NULL), ==, TERRAIN_FORMAT_TQT);
+  g_assert_cmpint (terrain_format_detect (hpi, "maps.ufo"), ==, TERRAIN_FORMAT_HPI);
+  g_assert_cmpint (terrain_format_detect (dat1, NULL), ==, TERRAIN_FORMAT_DAT1);
+  g_assert_cmpint (terrain_format_detect (junk, "terrain.ter"), ==, TERRAIN_FORMAT_TER);
+  g_assert_cmpint (terrain_format_detect (junk, "x.gp3"), ==, TERRAIN_FORMAT_HPI);
+  g_assert_cmpint (terrain_format_detect (junk, "x.CCX"), ==, TERRAIN_FORMAT_HPI);
+  g_assert_cmpint (terrain_format_detect (junk, NULL), ==, TERRAIN_FORMAT_UNKNOWN);
+  g_assert_cmpint (terrain_format_detect (NULL, "x.atlas"), ==, TERRAIN_FORMAT_ATLAS);
+  g_assert_cmpint (terrain_format_detect (NULL, "dir.tnt/file"), ==, TERRAIN_FORMAT_UNKNOWN);
+
+  g_assert_cmpstr (terrain_format_get_name (TERRAIN_FORMAT_TNT), ==, "tnt");
+  g_assert_cmpint (terrain_format_from_name ("SCT"), ==, TERRAIN_FORMAT_SCT);
+  g_assert_true (g_strv_contains ((const char * const *) terrain_format_get_extensions (TERRAIN_FORMAT_HPI),
+                                  "ufo"));
+  g_assert_true (terrain_format_can_load (TERRAIN_FORMAT_TNT));
+  g_assert_true (terrain_format_can_load (TERRAIN_FORMAT_SCT));
+}
+
+static void
+test_load_unknown (void)
+{
+  g_autoptr(GBytes) junk = bytes_with_prefix ("junk", 4, 64);
+  g_autoptr(GBytes) atlas = bytes_with_prefix ("ATLS", 4, 64);
+  g_autoptr(GError) error = NULL;
+  TerrainDocument *document;
+
+  document = terrain_document_load_bytes (junk, "junk.bin", TERRAIN_FORMAT_UNKNOWN, NULL, &error);
+  g_assert_null (document);
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT);
+  g_assert_nonnull (strstr (error->message, "junk.bin"));
+  g_clear_error (&error);
+
+  if (!terrain_format_can_load (TERRAIN_FORMAT_ATLAS))
+    {
+      document = terrain_document_load_bytes (atlas, "a.atlas", TERRAIN_FORMAT_UNKNOWN, NULL,
+                                              &error);
+      g_assert_null (document);
+      g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+    }
+}
+
+static void
+test_issue (void)
+{
+  g_autoptr(TerrainIssue) issue = NULL;
+  g_autoptr(GPtrArray) issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  g_autofree char *text = NULL;
+  gboolean any;
+  gint x, y;
+
+  g_assert_cmpint (terrain_issues_max_severity (issues, &any), ==, TERRAIN_SEVERITY_INFO);
+  g_assert_false (any);
+
+  issue = terrain_issue_new (TERRAIN_SEVERITY_WARNING, "tile map", 0x40, 3,
+                             "tile index %u >= %u tiles", 9u, 4u);
+  terrain_issue_set_position (issue, 3, 0);
+  g_assert_true (terrain_issue_get_position (issue, &x, &y));
+  g_assert_cmpint (x, ==, 3);
+  text = terrain_issue_to_string (issue);
+  g_assert_cmpstr (text, ==, "warning: tile map @0x40 [record 3] (x=3, y=0): tile index 9 >= 4 tiles");
+
+  g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_INFO, NULL, -1, -1, "remark"));
+  g_ptr_array_add (issues, terrain_issue_ref (issue));
+  g_assert_cmpint (terrain_issues_max_severity (issues, &any), ==, TERRAIN_SEVERITY_WARNING);
+  g_assert_true (any);
+}
+
+static void
+test_image_png (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainImage) gray = terrain_image_new (TERRAIN_IMAGE_GRAY16, 3, 2, &error);
+  g_autoptr(TerrainImage) rgba = terrain_image_new (TERRAIN_IMAGE_RGBA8, 2, 2, &error);
+  g_autoptr(TerrainImage) back = NULL;
+  g_autoptr(GBytes) png = NULL;
+  guint16 *samples;
+  guint8 *pixels;
+
+  g_assert_no_error (error);
+  samples = (guint16 *) terrain_image_get_data (gray, NULL);
+  for (guint i = 0; i < 6; i++)
+    samples[i] = (guint16) (i * 257 * 40 + 1);
+
+  png = terrain_image_save_png_bytes (gray, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (png, NULL), 8, "\x89PNG\r\n\x1a\n", 8);
+  back = terrain_image_load_png_bytes (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (terrain_image_get_format (back), ==, TERRAIN_IMAGE_GRAY16);
+  g_assert_cmpuint (terrain_image_get_width (back), ==, 3);
+  g_assert_cmpuint (terrain_image_get_height (back), ==, 2);
+  g_assert_cmpmem (terrain_image_get_data (back, NULL), 12, samples, 12);
+  g_clear_pointer (&back, terrain_image_unref);
+  g_clear_pointer (&png, g_bytes_unref);
+
+  pixels = terrain_image_get_data (rgba, NULL);
+  for (guint i = 0; i < 16; i++)
+    pixels[i] = (guint8) (i * 16);
+  png = terrain_image_save_png_bytes (rgba, &error);
+  g_assert_no_error (error);
+  back = terrain_image_load_png_bytes (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (terrain_image_get_format (back), ==, TERRAIN_IMAGE_RGBA8);
+  g_assert_cmpmem (terrain_image_get_data (back, NULL), 16, pixels, 16);
+  g_clear_pointer (&back, terrain_image_unref);
+
+  /* Not a PNG, and a truncated PNG: errors, not crashes. */
+  {
+    g_autoptr(GBytes) junk = g_bytes_new_static ("not a png at all", 16);
+    g_autoptr(GBytes) cut = g_bytes_new_from_bytes (png, 0, g_bytes_get_size (png) / 2);
+
+    back = terrain_image_load_png_bytes (junk, &error);
+    g_assert_null (back);
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC);
+    g_clear_error (&error);
+
+    back = terrain_image_load_png_bytes (cut, &error);
+    g_assert_null (back);
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    g_clear_error (&error);
+  }
+
+  g_assert_null (terrain_image_new (TERRAIN_IMAGE_RGBA8, 0, 5, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED);
+}
+
+static void
+test_palette (void)
+{
+  guint8 pal[1024];
+  guint8 *pcx;
+  gsize pcx_size = 128 + 10 + 1 + 768;
+  g_autoptr(GBytes) pal_bytes = NULL;
+  g_autoptr(GBytes) pcx_bytes = NULL;
+  g_autoptr(GBytes) written = NULL;
+  g_autoptr(GBytes) bad = g_bytes_new_static ("short", 5);
+  g_autoptr(TerrainPalette) palette = NULL;
+  g_autoptr(TerrainPalette) from_pcx = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 r, g, b;
+
+  for (guint i = 0; i < 256; i++)
+    {
+      pal[4 * i] = (guint8) i;
+      pal[4 * i + 1] = (guint8) (255 - i);
+      pal[4 * i + 2] = (guint8) (i / 2);
+      pal[4 * i + 3] = (guint8) (i % 7);  /* "unused" byte, must survive */
+    }
+  /* A duplicate colour: the first exact match wins. */
+  memcpy (pal + 4 * 200, pal + 4 * 10, 3);
+
+  pal_bytes = g_bytes_new (pal, sizeof pal);
+  palette = terrain_palette_new_from_bytes (pal_bytes, &error);
+  g_assert_no_error (error);
+  terrain_palette_get_color (palette, 7, &r, &g, &b);
+  g_assert_cmpuint (r, ==, 7);
+  g_assert_cmpuint (g, ==, 248);
+  g_assert_cmpuint (b, ==, 3);
+  g_assert_cmpuint (terrain_palette_nearest (palette, 10, 245, 5), ==, 10);
+  g_assert_cmpuint (terrain_palette_nearest (palette, 11, 244, 5), ==, 11);
+  written = terrain_palette_to_pal_bytes (palette);
+  g_assert_true (g_bytes_equal (written, pal_bytes));
+
+  pcx = g_malloc0 (pcx_size);
+  pcx[0] = 0x0A;
+  pcx[pcx_size - 769] = 0x0C;
+  for (guint i = 0; i < 256; i++)
+    memcpy (pcx + pcx_size - 768 + 3 * i, pal + 4 * i, 3);
+  pcx_bytes = g_bytes_new_take (pcx, pcx_size);
+  from_pcx = terrain_palette_new_from_bytes (pcx_bytes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (terrain_palette_get_rgba_table (from_pcx), 1024,
+                   terrain_palette_get_rgba_table (palette), 1024);
+
+  g_assert_null (terrain_palette_new_from_bytes (bad, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC);
+}
+
+static char *
+make_temp_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("terrain-test-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static guint
+count_dir_entries (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+static void
+test_atomic_save (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "map.bin", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.bin", NULL);
+  g_autofree char *blocked = g_build_filename (path, "child.bin", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) link_file = g_file_new_for_path (link);
+  g_autoptr(GFile) blocked_file = g_file_new_for_path (blocked);
+  g_autoptr(GBytes) first = g_bytes_new_static ("original contents", 17);
+  g_autoptr(GBytes) second = g_bytes_new_static ("new", 3);
+  g_autoptr(GBytes) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (terrain_file_save_bytes (file, first, NULL, &error));
+  g_assert_no_error (error);
+  loaded = terrain_file_load_bytes (file, NULL, &error);
+  g_assert_true (g_bytes_equal (loaded, first));
+  g_clear_pointer (&loaded, g_bytes_unref);
+
+  /* A destination that cannot be written (its parent is a file) fails with
+   * an I/O error naming the file; nothing else changes. */
+  g_assert_false (terrain_file_save_bytes (blocked_file, second, NULL, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "child.bin"));
+  g_clear_error (&error);
+  loaded = terrain_file_load_bytes (file, NULL, &error);
+  g_assert_true (g_bytes_equal (loaded, first));
+  g_clear_pointer (&loaded, g_bytes_unref);
+
+  /* Saving through a symbolic link replaces the target, keeps the link. */
+  g_assert_cmpint (symlink ("map.bin", link), ==, 0);
+  g_assert_true (terrain_file_save_bytes (link_file, second, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  loaded = terrain_file_load_bytes (file, NULL, &error);
+  g_assert_true (g_bytes_equal (loaded, second));
+
+  /* No temporary files are left behind. */
+  g_assert_cmpuint (count_dir_entries (dir), ==, 2);
+
+  g_unlink (link);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_load_missing_file (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/terrain/file.tnt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainDocument) document = NULL;
+
+  document = terrain_document_load (file, NULL, NULL, &error);
+  g_assert_null (document);
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "file.tnt"));
+}
 
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/Terrain/Reader/scalars", test_reader_scalars);
+  g_test_add_func ("/Terrain/Reader/spans", test_reader_spans);
+  g_test_add_func ("/Terrain/Writer/basic", test_writer);
+  g_test_add_func ("/Terrain/Limits/checks", test_limits);
+  g_test_add_func ("/Terrain/Format/detect", test_format_detect);
+  g_test_add_func ("/Terrain/Document/load-unknown", test_load_unknown);
+  g_test_add_func ("/Terrain/Document/load-missing", test_load_missing_file);
+  g_test_add_func ("/Terrain/Issue/basic", test_issue);
+  g_test_add_func ("/Terrain/Image/png", test_image_png);
+  g_test_add_func ("/Terrain/Palette/pal-and-pcx", test_palette);
+  g_test_add_func ("/Terrain/IO/atomic-save", test_atomic_save);
+
   return g_test_run ();
 }

@@ -360,6 +360,7 @@ terrain_image_load_png_bytes (GBytes  *bytes,
 {
   PngSource src = { 0 };
   TerrainImage *volatile image = NULL;
+  png_bytep *volatile rows = NULL;
   png_structp png;
   png_infop info;
   png_uint_32 width, height;
@@ -386,7 +387,9 @@ terrain_image_load_png_bytes (GBytes  *bytes,
   if (setjmp (png_jmpbuf (png)))
     {
       png_destroy_read_struct (&png, &info, NULL);
-      g_clear_pointer ((TerrainImage **) &image, terrain_image_unref);
+      g_free (rows);
+      if (image != NULL)
+        terrain_image_unref (image);
       return NULL;
     }
 
@@ -427,15 +430,13 @@ terrain_image_load_png_bytes (GBytes  *bytes,
   if (png_get_rowbytes (png, info) != image->stride)
     png_error (png, "unexpected row size after transformations");
 
-  {
-    g_autofree png_bytep *rows = g_new (png_bytep, height);
-
-    for (guint y = 0; y < height; y++)
-      rows[y] = image->data + (gsize) y * image->stride;
-    png_read_image (png, rows);
-  }
+  rows = g_new (png_bytep, height);
+  for (guint y = 0; y < height; y++)
+    rows[y] = image->data + (gsize) y * image->stride;
+  png_read_image (png, rows);
   png_read_end (png, NULL);
   png_destroy_read_struct (&png, &info, NULL);
+  g_free (rows);
 
   return image;
 }

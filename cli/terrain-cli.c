@@ -1,0 +1,218 @@
+/* terrain-cli.c: shared helpers of the terrain command-line tool
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "terrain-cli.h"
+
+GOptionContext *
+terrain_cli_option_context (const char         *command,
+                            const char         *parameters,
+                            const char         *summary,
+                            const GOptionEntry *entries)
+{
+  g_autofree char *full = g_strdup_printf ("%s %s", command, parameters);
+  GOptionContext *context = g_option_context_new (full);
+
+  g_option_context_set_summary (context, summary);
+  g_option_context_set_description (context,
+                                    _("Exit status: 0 success; 1 findings (validate) or "
+                                      "mismatch (roundtrip); 2 a file could not be read or "
+                                      "written; 64 bad usage."));
+  if (entries != NULL)
+    g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  return context;
+}
+
+gboolean
+terrain_cli_parse (GOptionContext   *context,
+                   int              *argc,
+                   char           ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("terrain: %s\n", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+terrain_cli_error (const char   *path,
+                   const GError *error)
+{
+  g_autofree char *message = g_strdup (error->message);
+
+  /* One line per error, whatever the library said. */
+  g_strdelimit (message, "\n", ' ');
+  if (path != NULL)
+    g_printerr ("terrain: %s: %s\n", path, message);
+  else
+    g_printerr ("terrain: %s\n", message);
+}
+
+void
+terrain_cli_usage_error (const char *command,
+                         const char *message)
+{
+  g_printerr ("terrain %s: %s\n", command, message);
+  g_printerr (_("Try “terrain %s --help” for more information.\n"), command);
+}
+
+TerrainDocument *
+terrain_cli_open (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GError) error = NULL;
+  TerrainDocument *document;
+
+  document = terrain_document_load (file, NULL, NULL, &error);
+  if (document == NULL)
+    terrain_cli_error (path, error);
+
+  return document;
+}
+
+char *
+terrain_cli_json_to_string (JsonNode *node,
+                            gboolean  pretty)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_root (generator, node);
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+
+  return json_generator_to_data (generator, NULL);
+}
+
+static void
+print_value (JsonNode *node,
+             int       indent);
+
+static gboolean
+is_scalar_array (JsonArray *array)
+{
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    if (!JSON_NODE_HOLDS_VALUE (json_array_get_element (array, i)))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+print_scalar (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_NULL (node))
+    g_print ("-");
+  else if (json_node_get_value_type (node) == G_TYPE_STRING)
+    g_print ("%s", json_node_get_string (node));
+  else
+    {
+      g_autofree char *s = json_to_string (node, FALSE);
+      g_print ("%s", s);
+    }
+}
+
+static void
+print_object (JsonObject *object,
+              int         indent)
+{
+  g_autoptr(GList) members = json_object_get_members (object);
+
+  for (const GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      JsonNode *value = json_object_get_member (object, name);
+
+      g_print ("%*s%s:", indent, "", name);
+      print_value (value, indent);
+    }
+}
+
+static void
+print_value (JsonNode *node,
+             int       indent)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_print ("\n");
+      print_object (json_node_get_object (node), indent + 2);
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+      guint n = json_array_get_length (array);
+
+      if (n == 0)
+        g_print (" (none)\n");
+      else if (is_scalar_array (array))
+        {
+          for (guint i = 0; i < n; i++)
+            {
+              g_print (i == 0 ? " " : ", ");
+              print_scalar (json_array_get_element (array, i));
+            }
+          g_print ("\n");
+        }
+      else
+        {
+          g_print ("\n");
+          for (guint i = 0; i < n; i++)
+            {
+              JsonNode *element = json_array_get_element (array, i);
+
+              if (JSON_NODE_HOLDS_OBJECT (element))
+                {
+                  /* One line per record: "- key=value key=value". */
+                  g_autoptr(GList) members =
+                    json_object_get_members (json_node_get_object (element));
+
+                  g_print ("%*s-", indent + 2, "");
+                  for (const GList *l = members; l != NULL; l = l->next)
+                    {
+                      JsonNode *v = json_object_get_member (json_node_get_object (element),
+                                                            l->data);
+                      g_print (" %s=", (const char *) l->data);
+                      if (JSON_NODE_HOLDS_VALUE (v) || JSON_NODE_HOLDS_NULL (v))
+                        print_scalar (v);
+                      else
+                        {
+                          g_autofree char *s = json_to_string (v, FALSE);
+                          g_print ("%s", s);
+                        }
+                    }
+                  g_print ("\n");
+                }
+              else
+                {
+                  g_print ("%*s-", indent + 2, "");
+                  print_value (element, indent + 2);
+                }
+            }
+        }
+    }
+  else
+    {
+      g_print (" ");
+      print_scalar (node);
+      g_print ("\n");
+    }
+}
+
+/* Prints a document description as indented "key: value" lines. */
+void
+terrain_cli_print_summary (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    print_object (json_node_get_object (node), 0);
+  else
+    print_value (node, 0);
+}

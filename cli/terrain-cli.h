@@ -1,0 +1,54 @@
+/* terrain-cli.h: shared helpers of the terrain command-line tool
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <libterrain.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses shared by every subcommand (documented in `terrain --help`). */
+enum
+{
+  TERRAIN_EXIT_OK = 0,
+  TERRAIN_EXIT_WARNINGS = 1,   /* validate: findings; roundtrip: mismatch */
+  TERRAIN_EXIT_ERROR = 2,      /* a file could not be read or written */
+  TERRAIN_EXIT_USAGE = 64,     /* bad command line */
+};
+
+typedef int (*TerrainCommandFunc) (int    argc,
+                                   char **argv);
+
+typedef struct
+{
+  const char *name;
+  const char *summary;
+  TerrainCommandFunc run;
+} TerrainCommand;
+
+int   terrain_command_info             (int argc, char **argv);
+int   terrain_command_validate         (int argc, char **argv);
+int   terrain_command_roundtrip        (int argc, char **argv);
+int   terrain_command_export_image     (int argc, char **argv);
+int   terrain_command_export_heightmap (int argc, char **argv);
+int   terrain_command_set_sea_level    (int argc, char **argv);
+
+GOptionContext  *terrain_cli_option_context  (const char    *command,
+                                              const char    *parameters,
+                                              const char    *summary,
+                                              const GOptionEntry *entries);
+gboolean         terrain_cli_parse           (GOptionContext *context,
+                                              int           *argc,
+                                              char        ***argv);
+TerrainDocument *terrain_cli_open            (const char    *path);
+void             terrain_cli_error           (const char    *path,
+                                              const GError  *error);
+void             terrain_cli_usage_error     (const char    *command,
+                                              const char    *message);
+char            *terrain_cli_json_to_string  (JsonNode      *node,
+                                              gboolean       pretty);
+void             terrain_cli_print_summary   (JsonNode      *node);
+
+G_END_DECLS

@@ -1,0 +1,83 @@
+/* terrain-command-info.c: `terrain info`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "terrain-cli.h"
+
+int
+terrain_command_info (int    argc,
+                      char **argv)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print machine-readable JSON"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("info", _("FILE…"),
+                                _("Summarise terrain files: format, header fields, counts, "
+                                  "sections."),
+                                entries);
+  g_autoptr(JsonBuilder) all = json_builder_new ();
+  int status = TERRAIN_EXIT_OK;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc < 2)
+    {
+      terrain_cli_usage_error ("info", _("no file given"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  json_builder_begin_array (all);
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr(TerrainDocument) document = terrain_cli_open (argv[i]);
+      g_autoptr(JsonNode) node = NULL;
+
+      if (document == NULL)
+        {
+          status = TERRAIN_EXIT_ERROR;
+          continue;
+        }
+
+      node = terrain_document_describe (document);
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        json_object_set_string_member (json_node_get_object (node), "file", argv[i]);
+
+      if (json)
+        {
+          json_builder_add_value (all, g_steal_pointer (&node));
+        }
+      else
+        {
+          if (argc > 2)
+            g_print ("%s%s\n", i > 1 ? "\n" : "", argv[i]);
+          terrain_cli_print_summary (node);
+        }
+    }
+
+  json_builder_end_array (all);
+
+  if (json)
+    {
+      g_autoptr(JsonNode) root = json_builder_get_root (all);
+      JsonArray *array = json_node_get_array (root);
+      g_autofree char *text = NULL;
+
+      /* One file gives one object; several give an array. */
+      if (argc == 2 && json_array_get_length (array) == 1)
+        text = terrain_cli_json_to_string (json_array_get_element (array, 0), TRUE);
+      else
+        text = terrain_cli_json_to_string (root, TRUE);
+      g_print ("%s\n", text);
+    }
+
+  return status;
+}

@@ -1,0 +1,82 @@
+/* terrain.c: the terrain command-line tool
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "terrain-cli.h"
+
+static const TerrainCommand commands[] = {
+  { "info", N_("Summarise files (header fields, counts, sections)"), terrain_command_info },
+  { "validate", N_("Check files and list findings with byte offsets"), terrain_command_validate },
+  { "roundtrip", N_("Read, write back and compare bytes"), terrain_command_roundtrip },
+  { "export-image", N_("Render a map to PNG through a palette"), terrain_command_export_image },
+  { "export-heightmap", N_("Write heights as a 16-bit greyscale PNG"),
+    terrain_command_export_heightmap },
+  { "set-sea-level", N_("Change a map's sea level"), terrain_command_set_sea_level },
+};
+
+static void
+print_usage (FILE *stream)
+{
+  fprintf (stream, "%s\n\n", _("Usage: terrain COMMAND [OPTION…] FILE…"));
+  fprintf (stream, "%s\n\n", _("Read, check and edit legacy game terrain files (Total "
+                              "Annihilation TNT/SCT; more formats as they land)."));
+  fprintf (stream, "%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (stream, "  %-18s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (stream, "\n%s\n", _("Run “terrain COMMAND --help” for a command's options."));
+  fprintf (stream, "%s\n", _("Exit status: 0 success; 1 findings (validate) or mismatch "
+                             "(roundtrip); 2 a file could not be read or written; 64 bad usage."));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *name;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  name = argv[1];
+  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
+    {
+      print_usage (stdout);
+      return TERRAIN_EXIT_OK;
+    }
+  if (strcmp (name, "--version") == 0)
+    {
+      g_print ("terrain %s (libterrain %s)\n", PACKAGE_VERSION, TERRAIN_VERSION_S);
+      return TERRAIN_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (name, commands[i].name) == 0)
+      {
+        /* The subcommand sees "terrain COMMAND" as its program name. */
+        g_autofree char *prgname = g_strdup_printf ("terrain %s", name);
+
+        g_set_prgname (prgname);
+        argv[1] = argv[0];
+        return commands[i].run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("terrain: unknown command “%s”\n"), name);
+  print_usage (stderr);
+  return TERRAIN_EXIT_USAGE;
+}
