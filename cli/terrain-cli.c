@@ -10,6 +10,16 @@
 
 #include "terrain-cli.h"
 
+/* --format, shared by every command that opens files. */
+static char *format_name;
+
+static const GOptionEntry common_entries[] = {
+  { "format", 'F', 0, G_OPTION_ARG_STRING, &format_name,
+    N_("Read files as FORMAT instead of detecting it (for bodies without a magic "
+       "number)"), N_("FORMAT") },
+  { NULL }
+};
+
 GOptionContext *
 terrain_cli_option_context (const char         *command,
                             const char         *parameters,
@@ -26,6 +36,7 @@ terrain_cli_option_context (const char         *command,
                                       "written; 64 bad usage."));
   if (entries != NULL)
     g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, common_entries, GETTEXT_PACKAGE);
 
   return context;
 }
@@ -67,16 +78,69 @@ terrain_cli_usage_error (const char *command,
   g_printerr (_("Try “terrain %s --help” for more information.\n"), command);
 }
 
+static char *
+list_format_names (void)
+{
+  g_autoptr(GEnumClass) formats = g_type_class_ref (TERRAIN_TYPE_FORMAT);
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < formats->n_values; i++)
+    {
+      TerrainFormat f = formats->values[i].value;
+
+      if (terrain_format_can_load (f))
+        g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "",
+                                terrain_format_get_name (f));
+    }
+
+  return g_string_free (names, FALSE);
+}
+
+/* Opens a file with the --format given, or detects it. Prints the error on
+ * failure, with a hint listing the formats --format takes when the format
+ * could not be recognised. */
+TerrainDocument *
+terrain_cli_open_with_error (const char  *path,
+                             GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  TerrainFormat format = TERRAIN_FORMAT_UNKNOWN;
+
+  if (format_name != NULL)
+    {
+      format = terrain_format_from_name (format_name);
+      if (format == TERRAIN_FORMAT_UNKNOWN)
+        {
+          g_autofree char *names = list_format_names ();
+
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT,
+                       _("unknown format “%s” given with --format (one of: %s)"),
+                       format_name, names);
+          return NULL;
+        }
+    }
+
+  return terrain_document_load_as (file, format, NULL, NULL, error);
+}
+
 TerrainDocument *
 terrain_cli_open (const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   g_autoptr(GError) error = NULL;
-  TerrainDocument *document;
+  TerrainDocument *document = terrain_cli_open_with_error (path, &error);
 
-  document = terrain_document_load (file, NULL, NULL, &error);
   if (document == NULL)
-    terrain_cli_error (path, error);
+    {
+      terrain_cli_error (path, error);
+      if (format_name == NULL &&
+          g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT))
+        {
+          g_autofree char *names = list_format_names ();
+
+          g_printerr (_("terrain: hint: if it is a body without a magic number, name its format "
+                        "with --format (one of: %s)\n"), names);
+        }
+    }
 
   return document;
 }

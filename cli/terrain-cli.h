@@ -43,6 +43,8 @@ gboolean         terrain_cli_parse           (GOptionContext *context,
                                               int           *argc,
                                               char        ***argv);
 TerrainDocument *terrain_cli_open            (const char    *path);
+TerrainDocument *terrain_cli_open_with_error (const char    *path,
+                                              GError       **error);
 void             terrain_cli_error           (const char    *path,
                                               const GError  *error);
 void             terrain_cli_usage_error     (const char    *command,

@@ -40,7 +40,6 @@ terrain_command_roundtrip (int    argc,
 
   for (int i = 1; i < argc; i++)
     {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
       g_autoptr(GError) error = NULL;
       g_autoptr(TerrainDocument) document = NULL;
       g_autoptr(GBytes) written = NULL;
@@ -54,7 +53,7 @@ terrain_command_roundtrip (int    argc,
       json_builder_add_string_value (builder, argv[i]);
 
       start = g_get_monotonic_time ();
-      document = terrain_document_load (file, NULL, NULL, &error);
+      document = terrain_cli_open_with_error (argv[i], &error);
       loaded = g_get_monotonic_time ();
       if (document != NULL)
         written = terrain_document_save_to_bytes (document, &error);

@@ -69,7 +69,6 @@ terrain_command_validate (int    argc,
 
   for (int i = 1; i < argc; i++)
     {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
       g_autoptr(GError) error = NULL;
       g_autoptr(TerrainDocument) document = NULL;
       g_autoptr(GPtrArray) issues = NULL;
@@ -80,7 +79,7 @@ terrain_command_validate (int    argc,
       json_builder_set_member_name (builder, "file");
       json_builder_add_string_value (builder, argv[i]);
 
-      document = terrain_document_load (file, NULL, NULL, &error);
+      document = terrain_cli_open_with_error (argv[i], &error);
       if (document == NULL)
         {
           json_builder_set_member_name (builder, "status");

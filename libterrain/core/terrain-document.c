@@ -291,6 +291,30 @@ terrain_document_load (GFile                *file,
                        GCancellable         *cancellable,
                        GError              **error)
 {
+  return terrain_document_load_as (file, TERRAIN_FORMAT_UNKNOWN, limits, cancellable, error);
+}
+
+/**
+ * terrain_document_load_as:
+ * @file: the file to open
+ * @format: the file's format, or %TERRAIN_FORMAT_UNKNOWN to detect it
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Like [func@Terrain.Document.load], but with the format given, for bodies
+ * that carry no magic number and whose extension is not telling.
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with a
+ *   %TERRAIN_ERROR set
+ */
+TerrainDocument *
+terrain_document_load_as (GFile                *file,
+                          TerrainFormat         format,
+                          const TerrainLimits  *limits,
+                          GCancellable         *cancellable,
+                          GError              **error)
+{
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *name = NULL;
   TerrainDocument *document;
@@ -302,7 +326,7 @@ terrain_document_load (GFile                *file,
     return NULL;
 
   name = g_file_get_basename (file);
-  document = terrain_document_load_bytes (bytes, name, TERRAIN_FORMAT_UNKNOWN, limits, error);
+  document = terrain_document_load_bytes (bytes, name, format, limits, error);
   if (document != NULL)
     terrain_document_set_file (document, file);
 

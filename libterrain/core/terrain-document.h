@@ -69,6 +69,12 @@ TerrainDocument *terrain_document_load          (GFile                *file,
                                                  GCancellable         *cancellable,
                                                  GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
+TerrainDocument *terrain_document_load_as       (GFile                *file,
+                                                 TerrainFormat         format,
+                                                 const TerrainLimits  *limits,
+                                                 GCancellable         *cancellable,
+                                                 GError              **error);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainDocument *terrain_document_load_bytes    (GBytes               *bytes,
                                                  const char           *filename,
                                                  TerrainFormat         format,
