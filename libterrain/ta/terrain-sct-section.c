@@ -351,27 +351,22 @@ terrain_sct_section_parse (TerrainSctSection    *self,
       if (block_pointers[b] >= 0)
         what = g_strdup_printf ("%s (header pointer at byte offset %d)",
                                 block_names[b], block_pointers[b]);
-      else if (b == TERRAIN_SCT_BLOCK_HEIGHTS)
-        what = g_strdup_printf ("%s (right after the tile index grid)", block_names[b]);
       else
         what = g_strdup (block_names[b]);
 
-      if (!terrain_reader_sub (&reader, block->offset, block->size, block_names[b],
-                               &block->view, &local_error))
+      if (!terrain_reader_check_span (&reader, block->offset, block->size, what, &local_error))
         {
           if (b == TERRAIN_SCT_BLOCK_HEIGHTS &&
               g_error_matches (local_error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED))
-            {
-              set_heights_truncated (self, block->offset, records, error);
-              return FALSE;
-            }
-
-          /* Redo the check for a message naming the pointer. */
-          g_clear_error (&local_error);
-          if (!terrain_reader_check_span (&reader, block->offset, block->size, what, error))
-            return FALSE;
-          g_assert_not_reached ();
+            set_heights_truncated (self, block->offset, records, error);
+          else
+            g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
         }
+
+      if (!terrain_reader_sub (&reader, block->offset, block->size, block_names[b],
+                               &block->view, error))
+        return FALSE;
     }
 
   /* No two blocks may share a byte, including the complete version-specific
@@ -394,14 +389,12 @@ terrain_sct_section_parse (TerrainSctSection    *self,
             const SctBlock *other = &self->blocks[reach_block];
 
             g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OVERLAP,
-                         "SCT: %s (bytes %" G_GSIZE_FORMAT " to %" G_GSIZE_FORMAT ") "
-                         "overlap%s %s (bytes %" G_GSIZE_FORMAT " to %" G_GSIZE_FORMAT ")",
-                         block_names[b], block->offset, block->offset + block->size - 1,
-                         b == TERRAIN_SCT_BLOCK_TILES || b == TERRAIN_SCT_BLOCK_HEIGHTS
-                           ? "" : "s",
-                         reach_block == TERRAIN_SCT_BLOCK_HEADER ? "the 28-byte header"
-                                                                 : block_names[reach_block],
-                         other->offset, other->offset + other->size - 1);
+                         "SCT: %s%s (bytes %" G_GSIZE_FORMAT " to %" G_GSIZE_FORMAT ") and "
+                         "%s (bytes %" G_GSIZE_FORMAT " to %" G_GSIZE_FORMAT ") overlap",
+                         reach_block == TERRAIN_SCT_BLOCK_HEADER ? "the 28-byte " : "",
+                         block_names[reach_block], other->offset,
+                         other->offset + other->size - 1,
+                         block_names[b], block->offset, block->offset + block->size - 1);
             return FALSE;
           }
 
@@ -953,11 +946,12 @@ static GPtrArray *
 terrain_sct_section_validate (TerrainDocument *document)
 {
   TerrainSctSection *self = TERRAIN_SCT_SECTION (document);
-  g_autoptr(GPtrArray) issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  g_autoptr(GPtrArray) issues = NULL;
   const SctBlock *map = &self->blocks[TERRAIN_SCT_BLOCK_TILE_MAP];
   guint64 bad = 0;
   gint64 first_unreported = -1;
 
+  issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
   for (guint row = 0; row < self->height; row++)
     for (guint column = 0; column < self->width; column++)
       {
