@@ -79,12 +79,12 @@ terrain_command_roundtrip (int    argc,
       json_builder_add_string_value (builder, same ? "pass" : "mismatch");
       json_builder_set_member_name (builder, "size");
       json_builder_add_int_value (builder, g_bytes_get_size (written));
-      json_builder_set_member_name (builder, "read_ms");
-      json_builder_add_double_value (builder, (loaded - start) / 1000.0);
-      json_builder_set_member_name (builder, "write_ms");
-      json_builder_add_double_value (builder, (saved - loaded) / 1000.0);
-      json_builder_set_member_name (builder, "compare_ms");
-      json_builder_add_double_value (builder, (compared - saved) / 1000.0);
+      json_builder_set_member_name (builder, "read_us");
+      json_builder_add_int_value (builder, loaded - start);
+      json_builder_set_member_name (builder, "write_us");
+      json_builder_add_int_value (builder, saved - loaded);
+      json_builder_set_member_name (builder, "compare_us");
+      json_builder_add_int_value (builder, compared - saved);
       if (!same)
         {
           json_builder_set_member_name (builder, "first_difference");
