@@ -97,17 +97,25 @@ terrain_command_roundtrip (int    argc,
       if (same)
         {
           if (!json)
-            g_print (_("%s: pass (%" G_GSIZE_FORMAT " bytes byte-exact; read %.2f ms, "
-                       "write %.2f ms)\n"),
-                     argv[i], g_bytes_get_size (written),
-                     (loaded - start) / 1000.0, (saved - loaded) / 1000.0);
+            {
+              g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                                       g_bytes_get_size (written));
+
+              /* Translators: file name, byte count, milliseconds */
+              g_print (_("%s: pass (%s bytes byte-exact; read %.2f ms, write %.2f ms)\n"),
+                       argv[i], size, (loaded - start) / 1000.0, (saved - loaded) / 1000.0);
+            }
         }
       else
         {
           if (!json)
-            g_print (_("%s: MISMATCH at byte offset %" G_GSIZE_FORMAT " (0x%" G_GSIZE_MODIFIER
-                       "x), in %s\n"),
-                     argv[i], difference, difference, section);
+            {
+              g_autofree char *offset = g_strdup_printf ("%" G_GSIZE_FORMAT " (0x%" G_GSIZE_MODIFIER
+                                                         "x)", difference, difference);
+
+              /* Translators: file name, byte offset, section name */
+              g_print (_("%s: MISMATCH at byte offset %s, in %s\n"), argv[i], offset, section);
+            }
           status = MAX (status, TERRAIN_EXIT_WARNINGS);
         }
     }
