@@ -26,7 +26,7 @@ typedef struct
   const char *name;
   const char *summary;
   TerrainCommandFunc run;
-} TerrainCommand;
+} TerrainCliCommand;
 
 int   terrain_command_info             (int argc, char **argv);
 int   terrain_command_validate         (int argc, char **argv);
@@ -34,6 +34,11 @@ int   terrain_command_roundtrip        (int argc, char **argv);
 int   terrain_command_export_image     (int argc, char **argv);
 int   terrain_command_export_heightmap (int argc, char **argv);
 int   terrain_command_set_sea_level    (int argc, char **argv);
+int   terrain_command_model            (int argc, char **argv);
+int   terrain_command_import_chu       (int argc, char **argv);
+int   terrain_command_atlas            (int argc, char **argv);
+int   terrain_command_convert          (int argc, char **argv);
+int   terrain_command_insomniac        (int argc, char **argv);
 
 GOptionContext  *terrain_cli_option_context  (const char    *command,
                                               const char    *parameters,

@@ -12,7 +12,7 @@
 
 #include "terrain-cli.h"
 
-static const TerrainCommand commands[] = {
+static const TerrainCliCommand commands[] = {
   { "info", N_("Summarise files (header fields, counts, sections)"), terrain_command_info },
   { "validate", N_("Check files and list findings with byte offsets"), terrain_command_validate },
   { "roundtrip", N_("Read, write back and compare bytes"), terrain_command_roundtrip },
@@ -20,6 +20,15 @@ static const TerrainCommand commands[] = {
   { "export-heightmap", N_("Write heights as a 16-bit greyscale PNG"),
     terrain_command_export_heightmap },
   { "set-sea-level", N_("Change a map's sea level"), terrain_command_set_sea_level },
+  { "model", N_("Insomniac models: info, export-obj, export-gltf, import-obj, roundtrip"),
+    terrain_command_model },
+  { "import-chu", N_("Convert a CHU geometry tree and TQT textures to an Atlas file"),
+    terrain_command_import_chu },
+  { "atlas", N_("Atlas files: list, extract-textures, export-mesh, compact"),
+    terrain_command_atlas },
+  { "convert", N_("Write a file at another format version"), terrain_command_convert },
+  { "insomniac", N_("Insomniac terrain: export-heights, export-node, import-heights"),
+    terrain_command_insomniac },
 };
 
 static void

@@ -12,6 +12,16 @@
 #include "terrain-reader-private.h"
 #include "ta/terrain-sct-section.h"
 #include "ta/terrain-tnt-map.h"
+#include "ta/terrain-ota-file.h"
+#include "ta/terrain-tdf-document.h"
+#include "insomniac/terrain-dat1-private.h"
+#include "insomniac/terrain-floor-height-data.h"
+#include "insomniac/terrain-node-chunk.h"
+#include "insomniac/terrain-node-layer.h"
+#include "insomniac/terrain-model.h"
+#include "atlas/terrain-atlas-file.h"
+#include "atlas/terrain-chu-file.h"
+#include "atlas/terrain-tqt-file.h"
 
 /* How strongly a format identifies itself: a four-byte magic is decisive; a
  * version word (TNT, SCT) is only a hint that the extension must back up or
@@ -76,7 +86,10 @@ static MagicStrength
 match_chu (const guint8 *data,
            gsize         size)
 {
-  return match_fourcc (data, size, "CHU3");
+  /* TGEA's "CHU3", or Thatcher Ulrich's own "CHU\0" (field-notes.md). */
+  if (match_fourcc (data, size, "CHU3") == MAGIC_STRONG)
+    return MAGIC_STRONG;
+  return size >= 4 && memcmp (data, "CHU\0", 4) == 0 ? MAGIC_STRONG : MAGIC_NONE;
 }
 
 static MagicStrength
@@ -97,13 +110,11 @@ static MagicStrength
 match_dat1 (const guint8 *data,
             gsize         size)
 {
-  /* Plain DAT1, or a Sunset Overdrive 36-byte wrapper followed by a raw LZ4
-   * block whose literal run starts with the same magic (field-notes.md). */
-  if (match_fourcc (data, size, "1TAD") == MAGIC_STRONG)
-    return MAGIC_STRONG;
-  if (size >= 40 && memcmp (data + 37, "TAD", 3) == 0)
-    return MAGIC_STRONG;
-  return MAGIC_NONE;
+  TerrainDat1Sniff sniff;
+
+  /* Plain DAT1, or a Sunset Overdrive 36-byte wrapper before a plain DAT1 or
+   * a raw LZ4 block whose first literals are the magic (field-notes.md). */
+  return terrain_dat1_sniff (data, size, &sniff) ? MAGIC_STRONG : MAGIC_NONE;
 }
 
 static TerrainDocument *
@@ -122,6 +133,85 @@ load_sct (GBytes               *bytes,
   return TERRAIN_DOCUMENT (terrain_sct_section_new_from_bytes (bytes, limits, error));
 }
 
+static TerrainDocument *
+load_atlas (GBytes               *bytes,
+            const TerrainLimits  *limits,
+            GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_atlas_file_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
+load_chu (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_chu_file_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
+load_tqt (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_tqt_file_new_from_bytes (bytes, limits, error));
+}
+
+/* Models by their asset type; any other DAT1 as a container of sections. */
+static TerrainDocument *
+load_dat1 (GBytes               *bytes,
+           const TerrainLimits  *limits,
+           GError              **error)
+{
+  TerrainDat1Sniff sniff;
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+
+  if (terrain_dat1_sniff (data, size, &sniff) && sniff.asset_type == TERRAIN_MODEL_ASSET_TYPE)
+    return TERRAIN_DOCUMENT (terrain_model_new_from_bytes (bytes, limits, error));
+  return TERRAIN_DOCUMENT (terrain_dat1_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
+load_floor_height (GBytes               *bytes,
+                   const TerrainLimits  *limits,
+                   GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_floor_height_data_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
+load_node_layer (GBytes               *bytes,
+                 const TerrainLimits  *limits,
+                 GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_node_layer_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
+load_node_chunk (GBytes               *bytes,
+                 const TerrainLimits  *limits,
+                 GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_node_chunk_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
+load_ota (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_ota_file_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
+load_tdf (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_tdf_document_new_from_bytes (bytes, limits, error));
+}
+
 static const char * const no_extensions[] = { NULL };
 static const char * const tnt_extensions[] = { "tnt", NULL };
 static const char * const sct_extensions[] = { "sct", NULL };
@@ -131,21 +221,36 @@ static const char * const tqt_extensions[] = { "tqt", NULL };
 static const char * const ter_extensions[] = { "ter", NULL };
 static const char * const hpi_extensions[] = { "hpi", "ufo", "ccx", "gp3", NULL };
 static const char * const dat1_extensions[] = { "model", NULL };
+static const char * const floor_height_extensions[] = { "fhd", NULL };
+static const char * const node_layer_extensions[] = { "tnl", NULL };
+static const char * const node_chunk_extensions[] = { "tnlc", NULL };
+static const char * const ota_extensions[] = { "ota", NULL };
+static const char * const tdf_extensions[] = { "tdf", NULL };
 
 /* Later format issues fill in their loaders here. */
 static const FormatInfo formats[] = {
   { TERRAIN_FORMAT_UNKNOWN, "unknown", "Unknown format", no_extensions, NULL, NULL },
   { TERRAIN_FORMAT_TNT, "tnt", "Total Annihilation map terrain", tnt_extensions, match_tnt, load_tnt },
   { TERRAIN_FORMAT_SCT, "sct", "Total Annihilation map section", sct_extensions, match_sct, load_sct },
-  { TERRAIN_FORMAT_ATLAS, "atlas", "Torque Atlas terrain", atlas_extensions, match_atlas, NULL },
-  { TERRAIN_FORMAT_CHU, "chu", "Chunked LOD geometry (CHU3)", chu_extensions, match_chu, NULL },
-  { TERRAIN_FORMAT_TQT, "tqt", "Texture quadtree (TQT)", tqt_extensions, match_tqt, NULL },
+  { TERRAIN_FORMAT_ATLAS, "atlas", "Torque Atlas terrain", atlas_extensions, match_atlas, load_atlas },
+  { TERRAIN_FORMAT_CHU, "chu", "Chunked LOD geometry (CHU3)", chu_extensions, match_chu, load_chu },
+  { TERRAIN_FORMAT_TQT, "tqt", "Texture quadtree (TQT)", tqt_extensions, match_tqt, load_tqt },
   { TERRAIN_FORMAT_TER, "ter", "Torque legacy terrain", ter_extensions, NULL, NULL },
   { TERRAIN_FORMAT_HPI, "hpi", "Total Annihilation HPI archive", hpi_extensions, match_hpi, NULL },
-  { TERRAIN_FORMAT_DAT1, "dat1", "Insomniac DAT1 asset", dat1_extensions, match_dat1, NULL },
+  { TERRAIN_FORMAT_DAT1, "dat1", "Insomniac DAT1 asset", dat1_extensions, match_dat1, load_dat1 },
+  /* Bodies without a magic: by extension or --format only. */
+  { TERRAIN_FORMAT_FLOOR_HEIGHT, "floor-height", "Insomniac FloorHeightData",
+    floor_height_extensions, NULL, load_floor_height },
+  { TERRAIN_FORMAT_NODE_LAYER, "node-layer", "Insomniac TerrainNodeLayer",
+    node_layer_extensions, NULL, load_node_layer },
+  { TERRAIN_FORMAT_NODE_CHUNK, "node-chunk", "Insomniac TNLChunk terrain tile",
+    node_chunk_extensions, NULL, load_node_chunk },
+  { TERRAIN_FORMAT_OTA, "ota", "Total Annihilation map description (OTA)", ota_extensions,
+    NULL, load_ota },
+  { TERRAIN_FORMAT_TDF, "tdf", "Total Annihilation TDF text", tdf_extensions, NULL, load_tdf },
 };
 
-G_STATIC_ASSERT (G_N_ELEMENTS (formats) == TERRAIN_FORMAT_DAT1 + 1);
+G_STATIC_ASSERT (G_N_ELEMENTS (formats) == TERRAIN_FORMAT_TDF + 1);
 
 static const FormatInfo *
 get_info (TerrainFormat format)
@@ -180,8 +285,9 @@ format_for_extension (const char *filename)
  * @bytes: (nullable): the file's contents, or %NULL to go by name only
  * @filename: (nullable): the file's name, for its extension
  *
- * Identifies a file. A four-byte magic (`ATLS`, `CHU3`, `tqt\0`, `HAPI`,
- * `1TAD`) decides on its own. Formats without a magic are taken from the
+ * Identifies a file. A four-byte magic (`ATLS`, `CHU3` or `CHU\0`, `tqt\0`, `HAPI`,
+ * `1TAD`, also behind the Sunset Overdrive wrapper or as the first literals of
+ * a raw LZ4 block) decides on its own. Formats without a magic are taken from the
  * extension (`.ter`, `.sct`, `.tnt`) unless the data matches another format's
  * version word and not the extension's own;
  * without a known extension, a TNT version word (0x2000, 0x1020) or an SCT

@@ -21,11 +21,17 @@ G_BEGIN_DECLS
  * @TERRAIN_FORMAT_TNT: Total Annihilation map terrain (`.tnt`, 0x2000 or legacy 0x1020)
  * @TERRAIN_FORMAT_SCT: Total Annihilation editor section (`.sct`, v2 or v3)
  * @TERRAIN_FORMAT_ATLAS: Torque (TGEA) Atlas container (`.atlas`, magic `ATLS`)
- * @TERRAIN_FORMAT_CHU: chunked-LOD geometry (`.chu`, magic `CHU3`)
+ * @TERRAIN_FORMAT_CHU: chunked-LOD geometry (`.chu`, magic `CHU3`, or `CHU\0` in Ulrich's files)
  * @TERRAIN_FORMAT_TQT: texture quadtree (`.tqt`, magic `tqt\0`)
  * @TERRAIN_FORMAT_TER: Torque / Tribes 2 legacy terrain (`.ter`)
  * @TERRAIN_FORMAT_HPI: Total Annihilation archive (`.hpi`, `.ufo`, `.ccx`, `.gp3`, magic `HAPI`)
  * @TERRAIN_FORMAT_DAT1: Insomniac DAT1 container (magic `1TAD`)
+ * @TERRAIN_FORMAT_FLOOR_HEIGHT: Insomniac FloorHeightData body (`.fhd`, no magic)
+ * @TERRAIN_FORMAT_NODE_LAYER: Insomniac TerrainNodeLayer body (`.tnl`, no magic)
+ * @TERRAIN_FORMAT_NODE_CHUNK: Insomniac TNLChunk body (`.tnlc`, no magic)
+ * @TERRAIN_FORMAT_OTA: Total Annihilation map description (`.ota`, TDF syntax, no magic)
+ * @TERRAIN_FORMAT_TDF: Total Annihilation TDF-syntax text, e.g. feature definitions
+ *   (`.tdf`, no magic)
  *
  * The file formats libterrain detects.
  */
@@ -40,6 +46,11 @@ typedef enum
   TERRAIN_FORMAT_TER,
   TERRAIN_FORMAT_HPI,
   TERRAIN_FORMAT_DAT1,
+  TERRAIN_FORMAT_FLOOR_HEIGHT,
+  TERRAIN_FORMAT_NODE_LAYER,
+  TERRAIN_FORMAT_NODE_CHUNK,
+  TERRAIN_FORMAT_OTA,
+  TERRAIN_FORMAT_TDF,
 } TerrainFormat;
 
 TERRAIN_AVAILABLE_IN_ALL

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "terrain-version.h"
+#include "core/terrain-image.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,32 @@ typedef struct _TerrainPalette TerrainPalette;
  * Palette index of the blue that fills the unused part of a TNT minimap.
  */
 #define TERRAIN_PALETTE_MINIMAP_FILL 0x64
+
+/**
+ * TerrainDither:
+ * @TERRAIN_DITHER_NONE: every pixel maps to its nearest palette entry
+ * @TERRAIN_DITHER_ORDERED: an 8x8 Bayer threshold matrix offsets each pixel
+ *   by up to half of %TERRAIN_PALETTE_ORDERED_SPREAD before the lookup
+ * @TERRAIN_DITHER_FLOYD_STEINBERG: Floyd-Steinberg error diffusion (7/16 right,
+ *   3/16 below left, 5/16 below, 1/16 below right), rows left to right
+ *
+ * How [method@Terrain.Palette.quantize_rgba] spreads the error between an
+ * image's colours and the palette's.
+ */
+typedef enum
+{
+  TERRAIN_DITHER_NONE,
+  TERRAIN_DITHER_ORDERED,
+  TERRAIN_DITHER_FLOYD_STEINBERG,
+} TerrainDither;
+
+/**
+ * TERRAIN_PALETTE_ORDERED_SPREAD:
+ *
+ * Range, in levels per channel, of the offsets ordered dithering adds: from
+ * -16 to +15.
+ */
+#define TERRAIN_PALETTE_ORDERED_SPREAD 32
 
 TERRAIN_AVAILABLE_IN_ALL
 GType           terrain_palette_get_type        (void) G_GNUC_CONST;
@@ -61,6 +88,24 @@ guint8          terrain_palette_nearest         (const TerrainPalette  *palette,
                                                  guint8                 r,
                                                  guint8                 g,
                                                  guint8                 b);
+TERRAIN_AVAILABLE_IN_ALL
+guint8          terrain_palette_nearest_fast    (const TerrainPalette  *palette,
+                                                 guint8                 r,
+                                                 guint8                 g,
+                                                 guint8                 b);
+TERRAIN_AVAILABLE_IN_ALL
+void            terrain_palette_quantize_rgba   (const TerrainPalette  *palette,
+                                                 const guint8          *rgba,
+                                                 guint                  width,
+                                                 guint                  height,
+                                                 gsize                  stride,
+                                                 TerrainDither          dither,
+                                                 guint8                *indices);
+TERRAIN_AVAILABLE_IN_ALL
+GBytes         *terrain_palette_quantize_image  (const TerrainPalette  *palette,
+                                                 TerrainImage          *image,
+                                                 TerrainDither          dither,
+                                                 GError               **error);
 TERRAIN_AVAILABLE_IN_ALL
 GBytes         *terrain_palette_to_pal_bytes    (const TerrainPalette  *palette);
 

@@ -120,6 +120,22 @@ typedef gboolean (*TerrainTntFootprintFunc) (const char *name,
                                              guint      *footprint_z,
                                              gpointer    user_data);
 
+/**
+ * TerrainTntPlacement:
+ * @x: column of the anchor cell (the footprint's top-left corner)
+ * @y: row of the anchor cell
+ * @feature: the feature-table index stored in the anchor cell
+ *
+ * One feature placed on a map, see
+ * [method@Terrain.TntMap.list_placements].
+ */
+typedef struct
+{
+  guint   x;
+  guint   y;
+  guint16 feature;
+} TerrainTntPlacement;
+
 #define TERRAIN_TYPE_TNT_MAP (terrain_tnt_map_get_type ())
 
 TERRAIN_AVAILABLE_IN_ALL
@@ -242,6 +258,12 @@ void           terrain_tnt_map_get_minimap_used_size (TerrainTntMap      *self,
                                                       guint              *width,
                                                       guint              *height);
 TERRAIN_AVAILABLE_IN_ALL
+void           terrain_tnt_map_get_minimap_crop   (TerrainTntMap         *self,
+                                                   guint                  stored_width,
+                                                   guint                  stored_height,
+                                                   guint                 *used_width,
+                                                   guint                 *used_height);
+TERRAIN_AVAILABLE_IN_ALL
 gboolean       terrain_tnt_map_set_minimap        (TerrainTntMap         *self,
                                                    guint                  width,
                                                    guint                  height,
@@ -259,6 +281,50 @@ TERRAIN_AVAILABLE_IN_ALL
 TerrainImage  *terrain_tnt_map_render_minimap     (TerrainTntMap         *self,
                                                    TerrainPalette        *palette,
                                                    gboolean               crop,
+                                                   GError               **error);
+
+/* Bulk edits */
+TERRAIN_AVAILABLE_IN_ALL
+void           terrain_tnt_map_set_heights        (TerrainTntMap         *self,
+                                                   guint                  x,
+                                                   guint                  y,
+                                                   guint                  width,
+                                                   guint                  height,
+                                                   const guint8          *heights,
+                                                   gsize                  stride);
+TERRAIN_AVAILABLE_IN_ALL
+void           terrain_tnt_map_set_tile           (TerrainTntMap         *self,
+                                                   guint                  index,
+                                                   const guint8          *pixels);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean       terrain_tnt_map_set_tiles          (TerrainTntMap         *self,
+                                                   const guint8          *pixels,
+                                                   guint                  n_tiles,
+                                                   GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
+void           terrain_tnt_map_set_tile_map       (TerrainTntMap         *self,
+                                                   const guint16         *entries);
+TERRAIN_AVAILABLE_IN_ALL
+guint          terrain_tnt_map_find_tile          (TerrainTntMap         *self,
+                                                   const guint8          *pixels);
+TERRAIN_AVAILABLE_IN_ALL
+guint          terrain_tnt_map_find_feature       (TerrainTntMap         *self,
+                                                   const char            *name);
+TERRAIN_AVAILABLE_IN_ALL
+GArray        *terrain_tnt_map_list_placements    (TerrainTntMap         *self);
+TERRAIN_AVAILABLE_IN_ALL
+void           terrain_tnt_map_remove_feature     (TerrainTntMap         *self,
+                                                   guint                  index);
+TERRAIN_AVAILABLE_IN_ALL
+guint          terrain_tnt_map_remove_unused_features (TerrainTntMap     *self);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean       terrain_tnt_map_resize             (TerrainTntMap         *self,
+                                                   gint                   left,
+                                                   gint                   top,
+                                                   gint                   right,
+                                                   gint                   bottom,
+                                                   guint8                 fill_height,
+                                                   guint16                fill_tile,
                                                    GError               **error);
 
 /* Footprints */

@@ -1,0 +1,404 @@
+/* terrain-command-atlas.c: `terrain atlas` (Torque Atlas containers)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "terrain-cli.h"
+
+/* Opens FILE as an Atlas file; prints the error and returns NULL otherwise. */
+static TerrainAtlasFile *
+open_atlas (const char *path)
+{
+  g_autoptr(TerrainDocument) document = terrain_cli_open (path);
+
+  if (document == NULL)
+    return NULL;
+  if (!TERRAIN_IS_ATLAS_FILE (document))
+    {
+      g_printerr (_("terrain: %s: not an Atlas file (%s)\n"), path,
+                  terrain_format_get_description (terrain_document_get_format (document)));
+      return NULL;
+    }
+  return TERRAIN_ATLAS_FILE (g_steal_pointer (&document));
+}
+
+static void
+print_stub (TerrainAtlasStub *stub)
+{
+  guint level;
+  guint32 x, y;
+  TerrainAtlasBox box;
+
+  g_print ("  %5u", terrain_atlas_stub_get_index (stub));
+  if (terrain_atlas_stub_get_node (stub, &level, &x, &y))
+    g_print ("  level %2u  x %5u  y %5u", level, x, y);
+  if (!terrain_atlas_stub_has_chunk (stub))
+    g_print ("  (empty)");
+  else
+    g_print ("  offset %10u  length %9u  generation %u", terrain_atlas_stub_get_offset (stub),
+             terrain_atlas_stub_get_length (stub), terrain_atlas_stub_get_generation (stub));
+  if (terrain_atlas_stub_get_bounds (stub, &box))
+    g_print ("  bounds (%g, %g, %g)-(%g, %g, %g)", box.min[0], box.min[1], box.min[2],
+             box.max[0], box.max[1], box.max[2]);
+  {
+    g_autofree char *name = terrain_atlas_stub_dup_name (stub);
+
+    if (name != NULL)
+      g_print ("  name \"%s\"", name);
+  }
+  g_print ("\n");
+}
+
+static int
+atlas_list (int    argc,
+            char **argv)
+{
+  gint only = -1;
+  const GOptionEntry entries[] = {
+    { "toc", 't', 0, G_OPTION_ARG_INT, &only, N_("List only TOC N"), N_("N") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("atlas list", _("FILE"),
+                                _("List the TOCs of an Atlas file and their stubs: quadtree "
+                                  "level and position, chunk offset, length and generation, "
+                                  "bounds of geometry stubs, names of Config stubs."),
+                                entries);
+  g_autoptr(TerrainAtlasFile) file = NULL;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc != 2)
+    {
+      terrain_cli_usage_error ("atlas list", _("expected one FILE"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  file = open_atlas (argv[1]);
+  if (file == NULL)
+    return TERRAIN_EXIT_ERROR;
+  if (only >= (gint) terrain_atlas_file_get_n_tocs (file))
+    {
+      terrain_cli_usage_error ("atlas list", _("--toc is beyond the file's TOCs"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  for (guint t = 0; t < terrain_atlas_file_get_n_tocs (file); t++)
+    {
+      TerrainAtlasToc *toc = terrain_atlas_file_get_toc (file, t);
+      GListModel *stubs = G_LIST_MODEL (toc);
+
+      if (only >= 0 && (guint) only != t)
+        continue;
+
+      g_print ("TOC %u: %s, version %u, tree depth %u, %u stubs", t,
+               terrain_atlas_toc_get_tag (toc), terrain_atlas_toc_get_version (toc),
+               terrain_atlas_toc_get_tree_depth (toc), g_list_model_get_n_items (stubs));
+      if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_GEOMETRY)
+        g_print (", goal batch size %u", terrain_atlas_toc_get_goal_batch_size (toc));
+      if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_CONFIG)
+        g_print (", %u-byte names", terrain_atlas_toc_get_name_width (toc));
+      g_print ("\n");
+
+      for (guint s = 0; s < g_list_model_get_n_items (stubs); s++)
+        {
+          g_autoptr(TerrainAtlasStub) stub = g_list_model_get_item (stubs, s);
+
+          print_stub (stub);
+        }
+    }
+
+  return TERRAIN_EXIT_OK;
+}
+
+static gboolean
+write_file (const char *path,
+            GBytes     *bytes)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GError) error = NULL;
+
+  if (!terrain_file_save_bytes (file, bytes, NULL, &error))
+    {
+      terrain_cli_error (path, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+atlas_extract_textures (int    argc,
+                        char **argv)
+{
+  gboolean decode = FALSE, bgr = FALSE;
+  const GOptionEntry entries[] = {
+    { "png", 0, 0, G_OPTION_ARG_NONE, &decode,
+      N_("Decode every tile and write it as PNG instead of its stored encoding"), NULL },
+    { "bgr", 0, 0, G_OPTION_ARG_NONE, &bgr,
+      N_("With --png: the JPEG/PNG tiles were made from BGR data; swap red and blue"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("atlas extract-textures", _("FILE DIR"),
+                                _("Write every texture tile of every texture TOC to DIR as "
+                                  "tocT-L<level>-<x>-<y>.<jpg|png|dds>, as stored (or as PNG "
+                                  "with --png)."),
+                                entries);
+  g_autoptr(TerrainAtlasFile) file = NULL;
+  g_autoptr(GFile) dir = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = TERRAIN_EXIT_OK;
+  guint written = 0;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc != 3)
+    {
+      terrain_cli_usage_error ("atlas extract-textures", _("expected FILE and DIR"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  file = open_atlas (argv[1]);
+  if (file == NULL)
+    return TERRAIN_EXIT_ERROR;
+
+  dir = g_file_new_for_commandline_arg (argv[2]);
+  if (!g_file_make_directory_with_parents (dir, NULL, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+    {
+      terrain_cli_error (argv[2], error);
+      return TERRAIN_EXIT_ERROR;
+    }
+  g_clear_error (&error);
+
+  for (guint t = 0; t < terrain_atlas_file_get_n_tocs (file); t++)
+    {
+      TerrainAtlasToc *toc = terrain_atlas_file_get_toc (file, t);
+
+      if (terrain_atlas_toc_get_kind (toc) != TERRAIN_ATLAS_TOC_TEXTURE)
+        continue;
+
+      for (guint s = 0; s < terrain_atlas_toc_get_n_stubs (toc); s++)
+        {
+          g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (toc, s);
+          g_autoptr(TerrainAtlasTexture) texture = NULL;
+          g_autoptr(GBytes) bytes = NULL;
+          g_autoptr(GFile) out = NULL;
+          g_autofree char *name = NULL;
+          g_autofree char *path = NULL;
+          guint level = 0;
+          guint32 x = 0, y = 0;
+
+          if (!terrain_atlas_stub_has_chunk (stub))
+            continue;
+          texture = terrain_atlas_file_get_texture (file, t, s, &error);
+          if (texture == NULL)
+            {
+              terrain_cli_error (argv[1], error);
+              g_clear_error (&error);
+              status = TERRAIN_EXIT_ERROR;
+              continue;
+            }
+
+          if (decode)
+            {
+              g_autoptr(TerrainImage) image =
+                terrain_atlas_texture_decode (texture,
+                                              bgr ? TERRAIN_ATLAS_CHANNELS_BGR
+                                                  : TERRAIN_ATLAS_CHANNELS_RGB,
+                                              NULL, &error);
+
+              if (image != NULL)
+                bytes = terrain_image_save_png_bytes (image, &error);
+              if (bytes == NULL)
+                {
+                  terrain_cli_error (argv[1], error);
+                  g_clear_error (&error);
+                  status = TERRAIN_EXIT_ERROR;
+                  continue;
+                }
+            }
+          else
+            bytes = g_bytes_ref (terrain_atlas_texture_get_data (texture));
+
+          if (terrain_atlas_stub_get_node (stub, &level, &x, &y))
+            name = g_strdup_printf ("toc%u-L%u-%u-%u.%s", t, level, x, y,
+                                    decode ? "png" : terrain_atlas_texture_get_extension (texture));
+          else
+            name = g_strdup_printf ("toc%u-stub%u.%s", t, s,
+                                    decode ? "png" : terrain_atlas_texture_get_extension (texture));
+          out = g_file_get_child (dir, name);
+          path = g_file_get_path (out);
+          if (!write_file (path, bytes))
+            {
+              status = TERRAIN_EXIT_ERROR;
+              continue;
+            }
+          written++;
+        }
+    }
+
+  g_print (ngettext ("%u texture tile written to %s\n", "%u texture tiles written to %s\n",
+                     written), written, argv[2]);
+  return status;
+}
+
+static int
+atlas_export_mesh (int    argc,
+                   char **argv)
+{
+  gint toc_index = -1, level = 0;
+  gboolean skirts = FALSE;
+  const GOptionEntry entries[] = {
+    { "toc", 't', 0, G_OPTION_ARG_INT, &toc_index,
+      N_("Geometry TOC to export (default: the first)"), N_("N") },
+    { "level", 'l', 0, G_OPTION_ARG_INT, &level, N_("Tree level to export (0 is the root)"),
+      N_("L") },
+    { "skirts", 0, 0, G_OPTION_ARG_NONE, &skirts, N_("Include the skirt triangles"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("atlas export-mesh", _("FILE OUT.obj"),
+                                _("Export the geometry chunks of one tree level as a Wavefront "
+                                  "OBJ, one group per chunk."),
+                                entries);
+  g_autoptr(TerrainAtlasFile) file = NULL;
+  g_autoptr(GBytes) obj = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc != 3)
+    {
+      terrain_cli_usage_error ("atlas export-mesh", _("expected FILE and OUT.obj"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  if (level < 0)
+    {
+      terrain_cli_usage_error ("atlas export-mesh", _("--level must not be negative"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  file = open_atlas (argv[1]);
+  if (file == NULL)
+    return TERRAIN_EXIT_ERROR;
+  if (toc_index < 0)
+    toc_index = terrain_atlas_file_find_toc (file, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  if (toc_index < 0)
+    {
+      g_printerr (_("terrain: %s: the file has no geometry TOC\n"), argv[1]);
+      return TERRAIN_EXIT_ERROR;
+    }
+
+  obj = terrain_atlas_file_export_obj (file, (guint) toc_index, (guint) level, skirts, &error);
+  if (obj == NULL)
+    {
+      terrain_cli_error (argv[1], error);
+      return TERRAIN_EXIT_ERROR;
+    }
+  return write_file (argv[2], obj) ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
+}
+
+static int
+atlas_compact (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("atlas compact", _("IN OUT"),
+                                _("Write a fresh copy of an Atlas file without history: the "
+                                  "TOCs, then every referenced chunk once, in TOC and stub "
+                                  "order."),
+                                NULL);
+  g_autoptr(TerrainAtlasFile) file = NULL;
+  g_autoptr(TerrainAtlasFile) compact = NULL;
+  g_autoptr(GFile) out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc != 3)
+    {
+      terrain_cli_usage_error ("atlas compact", _("expected IN and OUT"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  file = open_atlas (argv[1]);
+  if (file == NULL)
+    return TERRAIN_EXIT_ERROR;
+  compact = terrain_atlas_file_compact (file, &error);
+  if (compact == NULL)
+    {
+      terrain_cli_error (argv[1], error);
+      return TERRAIN_EXIT_ERROR;
+    }
+
+  out = g_file_new_for_commandline_arg (argv[2]);
+  if (!terrain_document_save (TERRAIN_DOCUMENT (compact), out, NULL, &error))
+    {
+      terrain_cli_error (argv[2], error);
+      return TERRAIN_EXIT_ERROR;
+    }
+  g_print (_("%s: %" G_GSIZE_FORMAT " bytes (was %" G_GSIZE_FORMAT ")\n"), argv[2],
+           terrain_atlas_file_get_size (compact), terrain_atlas_file_get_size (file));
+  return TERRAIN_EXIT_OK;
+}
+
+static const TerrainCliCommand atlas_commands[] = {
+  { "list", N_("List TOCs and stubs"), atlas_list },
+  { "extract-textures", N_("Write texture tiles to a folder"), atlas_extract_textures },
+  { "export-mesh", N_("Export one tree level as Wavefront OBJ"), atlas_export_mesh },
+  { "compact", N_("Write a copy without history frames"), atlas_compact },
+};
+
+static void
+print_atlas_usage (FILE *stream)
+{
+  fprintf (stream, "%s\n\n", _("Usage: terrain atlas COMMAND [OPTION…] FILE…"));
+  fprintf (stream, "%s\n\n", _("Inspect and rewrite Torque (TGEA) Atlas terrain files. "
+                               "`terrain info`, `validate`, `roundtrip` and `convert` take "
+                               "Atlas files too."));
+  fprintf (stream, "%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (atlas_commands); i++)
+    fprintf (stream, "  %-18s %s\n", atlas_commands[i].name, _(atlas_commands[i].summary));
+  fprintf (stream, "\n%s\n", _("Run “terrain atlas COMMAND --help” for a command's options."));
+}
+
+int
+terrain_command_atlas (int    argc,
+                       char **argv)
+{
+  const char *name;
+
+  if (argc < 2)
+    {
+      print_atlas_usage (stderr);
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  name = argv[1];
+  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
+    {
+      print_atlas_usage (stdout);
+      return TERRAIN_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (atlas_commands); i++)
+    if (strcmp (name, atlas_commands[i].name) == 0)
+      {
+        g_autofree char *prgname = g_strdup_printf ("terrain atlas %s", name);
+
+        g_set_prgname (prgname);
+        argv[1] = argv[0];
+        return atlas_commands[i].run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("terrain atlas: unknown command “%s”\n"), name);
+  print_atlas_usage (stderr);
+  return TERRAIN_EXIT_USAGE;
+}

@@ -1,0 +1,278 @@
+/* terrain-tnt-brush.c: height brushes over a TNT attribute grid
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "terrain-tnt-brush.h"
+#include "core/terrain-error.h"
+
+G_DEFINE_BOXED_TYPE (TerrainTntBrush, terrain_tnt_brush, terrain_tnt_brush_copy,
+                     terrain_tnt_brush_free)
+
+/**
+ * terrain_tnt_brush_new:
+ * @mode: what the brush does
+ * @radius: radius in attribute cells
+ * @strength: height units (raise, lower) or blend factor (smooth, flatten)
+ * @falloff: how the weight falls off towards the edge
+ * @level: target height of flatten and set
+ *
+ * Returns: (transfer full): a new brush; free with
+ *   [method@Terrain.TntBrush.free]
+ */
+TerrainTntBrush *
+terrain_tnt_brush_new (TerrainTntBrushMode mode,
+                       double              radius,
+                       double              strength,
+                       TerrainTntFalloff   falloff,
+                       guint8              level)
+{
+  TerrainTntBrush *brush = g_new0 (TerrainTntBrush, 1);
+
+  brush->mode = mode;
+  brush->radius = radius;
+  brush->strength = strength;
+  brush->falloff = falloff;
+  brush->level = level;
+  return brush;
+}
+
+/**
+ * terrain_tnt_brush_copy:
+ * @brush: a #TerrainTntBrush
+ *
+ * Returns: (transfer full): a copy of @brush
+ */
+TerrainTntBrush *
+terrain_tnt_brush_copy (const TerrainTntBrush *brush)
+{
+  g_return_val_if_fail (brush != NULL, NULL);
+
+  return g_memdup2 (brush, sizeof *brush);
+}
+
+/**
+ * terrain_tnt_brush_free:
+ * @brush: (transfer full) (nullable): a #TerrainTntBrush
+ *
+ * Frees a brush made by [ctor@Terrain.TntBrush.new] or
+ * [method@Terrain.TntBrush.copy].
+ */
+void
+terrain_tnt_brush_free (TerrainTntBrush *brush)
+{
+  g_free (brush);
+}
+
+/**
+ * terrain_tnt_brush_check:
+ * @brush: a #TerrainTntBrush
+ * @error: return location for a #GError
+ *
+ * Checks a brush's settings: a known mode and falloff, a finite radius in
+ * 0..%TERRAIN_TNT_BRUSH_MAX_RADIUS and a finite, non-negative strength.
+ *
+ * Returns: %TRUE if the brush can be used; %FALSE with
+ *   %TERRAIN_ERROR_INVALID_VALUE naming the bad setting
+ */
+gboolean
+terrain_tnt_brush_check (const TerrainTntBrush  *brush,
+                         GError                **error)
+{
+  g_return_val_if_fail (brush != NULL, FALSE);
+
+  if ((guint) brush->mode > TERRAIN_TNT_BRUSH_SET)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "TNT brush: mode %d is not a brush mode", (int) brush->mode);
+      return FALSE;
+    }
+  if ((guint) brush->falloff > TERRAIN_TNT_FALLOFF_SMOOTH)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "TNT brush: falloff %d is not a falloff", (int) brush->falloff);
+      return FALSE;
+    }
+  if (!isfinite (brush->radius) || brush->radius < 0 ||
+      brush->radius > TERRAIN_TNT_BRUSH_MAX_RADIUS)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "TNT brush: radius %g is outside 0..%g cells",
+                   brush->radius, TERRAIN_TNT_BRUSH_MAX_RADIUS);
+      return FALSE;
+    }
+  if (!isfinite (brush->strength) || brush->strength < 0)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "TNT brush: strength %g must be finite and not negative", brush->strength);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * terrain_tnt_brush_get_weight:
+ * @brush: a #TerrainTntBrush
+ * @distance: distance from the brush's centre, in cells
+ *
+ * Returns: the brush's weight at @distance, 0..1; 0 outside the radius
+ */
+double
+terrain_tnt_brush_get_weight (const TerrainTntBrush *brush,
+                              double                 distance)
+{
+  double u;
+
+  g_return_val_if_fail (brush != NULL, 0);
+
+  if (brush->radius <= 0)
+    return distance <= 0.5 ? 1.0 : 0.0;
+  if (distance > brush->radius)
+    return 0.0;
+
+  u = distance / brush->radius;
+  switch (brush->falloff)
+    {
+    case TERRAIN_TNT_FALLOFF_LINEAR:
+      return 1.0 - u;
+    case TERRAIN_TNT_FALLOFF_SMOOTH:
+      return 0.5 * (1.0 + cos (G_PI * u));
+    case TERRAIN_TNT_FALLOFF_CONSTANT:
+    default:
+      return 1.0;
+    }
+}
+
+static inline guint8
+clamp_height (double value)
+{
+  double rounded = floor (value + 0.5);
+
+  return (guint8) CLAMP (rounded, 0.0, 255.0);
+}
+
+/**
+ * terrain_tnt_brush_evaluate:
+ * @brush: a checked #TerrainTntBrush (see [method@Terrain.TntBrush.check])
+ * @map: the map the brush is over
+ * @x: dab centre, column in attribute cells (cell centres are integers)
+ * @y: dab centre, row in attribute cells
+ * @region_x: (out): first column of the region the brush covers
+ * @region_y: (out): first row of the region
+ * @region_width: (out): columns in the region
+ * @region_height: (out): rows in the region
+ *
+ * Computes the heights one dab of @brush would leave, without changing
+ * @map: the region is the part of the map within the brush's bounding box,
+ * and the result holds a height for every cell of it (cells outside the
+ * radius keep theirs). Smoothing averages each cell's 3x3 neighbourhood as
+ * it was before the dab (cells beyond the map edge are left out).
+ *
+ * Returns: (transfer full) (nullable) (array): @region_width x
+ *   @region_height heights, row-major, or %NULL when the dab lies entirely
+ *   off the map
+ */
+guint8 *
+terrain_tnt_brush_evaluate (const TerrainTntBrush *brush,
+                            TerrainTntMap         *map,
+                            double                 x,
+                            double                 y,
+                            guint                 *region_x,
+                            guint                 *region_y,
+                            guint                 *region_width,
+                            guint                 *region_height)
+{
+  double reach, strength, blend;
+  double x0, y0, x1, y1;
+  guint width, height, rx, ry, rw, rh;
+  guint8 *out;
+
+  g_return_val_if_fail (brush != NULL, NULL);
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (map), NULL);
+  g_return_val_if_fail (terrain_tnt_brush_check (brush, NULL), NULL);
+
+  *region_x = *region_y = *region_width = *region_height = 0;
+  if (!isfinite (x) || !isfinite (y))
+    return NULL;
+
+  width = terrain_tnt_map_get_width (map);
+  height = terrain_tnt_map_get_height (map);
+  reach = MAX (brush->radius, 0.5);
+  x0 = ceil (x - reach);
+  y0 = ceil (y - reach);
+  x1 = floor (x + reach);
+  y1 = floor (y + reach);
+  x0 = MAX (x0, 0.0);
+  y0 = MAX (y0, 0.0);
+  x1 = MIN (x1, (double) width - 1);
+  y1 = MIN (y1, (double) height - 1);
+  if (x1 < x0 || y1 < y0)
+    return NULL;
+
+  rx = (guint) x0;
+  ry = (guint) y0;
+  rw = (guint) (x1 - x0) + 1;
+  rh = (guint) (y1 - y0) + 1;
+  out = g_malloc ((gsize) rw * rh);
+
+  strength = brush->strength;
+  blend = MIN (strength, 1.0);
+
+  for (guint j = 0; j < rh; j++)
+    for (guint i = 0; i < rw; i++)
+      {
+        guint cx = rx + i, cy = ry + j;
+        double h = terrain_tnt_map_get_cell_height (map, cx, cy);
+        double weight = terrain_tnt_brush_get_weight (brush, hypot (cx - x, cy - y));
+        double result = h;
+
+        if (weight > 0)
+          switch (brush->mode)
+            {
+            case TERRAIN_TNT_BRUSH_RAISE:
+              result = h + strength * weight;
+              break;
+            case TERRAIN_TNT_BRUSH_LOWER:
+              result = h - strength * weight;
+              break;
+            case TERRAIN_TNT_BRUSH_FLATTEN:
+              result = h + (brush->level - h) * blend * weight;
+              break;
+            case TERRAIN_TNT_BRUSH_SET:
+              result = brush->level;
+              break;
+            case TERRAIN_TNT_BRUSH_SMOOTH:
+            default:
+              {
+                double sum = 0;
+                guint n = 0;
+
+                for (int dy = -1; dy <= 1; dy++)
+                  for (int dx = -1; dx <= 1; dx++)
+                    {
+                      gint64 nx = (gint64) cx + dx, ny = (gint64) cy + dy;
+
+                      if (nx < 0 || ny < 0 || nx >= width || ny >= height)
+                        continue;
+                      sum += terrain_tnt_map_get_cell_height (map, (guint) nx, (guint) ny);
+                      n++;
+                    }
+                result = h + (sum / n - h) * blend * weight;
+              }
+              break;
+            }
+
+        out[(gsize) j * rw + i] = clamp_height (result);
+      }
+
+  *region_x = rx;
+  *region_y = ry;
+  *region_width = rw;
+  *region_height = rh;
+  return out;
+}
