@@ -26,8 +26,11 @@ terrain_cli_option_context (const char         *command,
                             const char         *summary,
                             const GOptionEntry *entries)
 {
-  g_autofree char *full = g_strdup_printf ("%s %s", command, parameters);
-  GOptionContext *context = g_option_context_new (full);
+  /* The program name is already "terrain COMMAND" (see main()), so the
+   * usage line only needs the parameters. */
+  GOptionContext *context = g_option_context_new (parameters);
+
+  (void) command;
 
   g_option_context_set_summary (context, summary);
   g_option_context_set_description (context,
@@ -98,12 +101,12 @@ list_format_names (void)
 
 /* Opens a file with the --format given, or detects it. Prints the error on
  * failure, with a hint listing the formats --format takes when the format
- * could not be recognised. */
+ * could not be recognised. @path may also name a file inside an archive,
+ * ARCHIVE:path/inside (see terrain_document_load_path()). */
 TerrainDocument *
 terrain_cli_open_with_error (const char  *path,
                              GError     **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   TerrainFormat format = TERRAIN_FORMAT_UNKNOWN;
 
   if (format_name != NULL)
@@ -120,7 +123,7 @@ terrain_cli_open_with_error (const char  *path,
         }
     }
 
-  return terrain_document_load_as (file, format, NULL, NULL, error);
+  return terrain_document_load_path (path, format, NULL, NULL, error);
 }
 
 TerrainDocument *
