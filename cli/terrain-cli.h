@@ -39,6 +39,9 @@ int   terrain_command_import_chu       (int argc, char **argv);
 int   terrain_command_atlas            (int argc, char **argv);
 int   terrain_command_convert          (int argc, char **argv);
 int   terrain_command_insomniac        (int argc, char **argv);
+int   terrain_command_hpi              (int argc, char **argv);
+int   terrain_command_ota              (int argc, char **argv);
+int   terrain_command_tnt              (int argc, char **argv);
 
 GOptionContext  *terrain_cli_option_context  (const char    *command,
                                               const char    *parameters,

@@ -29,6 +29,10 @@ static const TerrainCliCommand commands[] = {
   { "convert", N_("Write a file at another format version"), terrain_command_convert },
   { "insomniac", N_("Insomniac terrain: export-heights, export-node, import-heights"),
     terrain_command_insomniac },
+  { "hpi", N_("HPI archives: list, extract, pack"), terrain_command_hpi },
+  { "ota", N_("Map descriptions (.ota): show, set"), terrain_command_ota },
+  { "tnt", N_("Edit TA maps: features, heights, void, resize, images, minimap, stamp"),
+    terrain_command_tnt },
 };
 
 static void

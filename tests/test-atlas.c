@@ -181,7 +181,9 @@ spec_n_stubs (const TocSpec *toc)
 {
   if (toc->n_stubs != 0)
     return toc->n_stubs;
-  return toc->kind == TERRAIN_ATLAS_TOC_CONFIG ? 1 : (guint) terrain_quadtree_node_count (toc->depth);
+  if (toc->kind == TERRAIN_ATLAS_TOC_CONFIG)
+    return 1;
+  return (guint) terrain_quadtree_node_count (toc->depth);
 }
 
 static const char *
@@ -485,7 +487,8 @@ fx_config_body (guint   stub,
     for (guint k = 0; k < 2; k++)
       {
         put_u32 (out, (guint32) strlen (fx_config[i][k]));
-        g_byte_array_append (out, (const guint8 *) fx_config[i][k], (guint) strlen (fx_config[i][k]));
+        g_byte_array_append (out, (const guint8 *) fx_config[i][k],
+                             (guint) strlen (fx_config[i][k]));
       }
   return out;
 }
@@ -770,6 +773,21 @@ load (GBytes *bytes)
   return file;
 }
 
+static TerrainAtlasToc *
+toc_at (TerrainAtlasFile *file,
+        guint             toc)
+{
+  return terrain_atlas_file_get_toc (file, toc);
+}
+
+static TerrainAtlasStub *
+stub_at (TerrainAtlasFile *file,
+         guint             toc,
+         guint             stub)
+{
+  return terrain_atlas_toc_get_stub (toc_at (file, toc), stub);
+}
+
 static void
 assert_same_bytes (GBytes *a,
                    GBytes *b)
@@ -877,7 +895,8 @@ test_read (gconstpointer data)
 
   g_assert_cmpuint (terrain_atlas_file_get_n_tocs (file), ==, spec->n_tocs);
   g_assert_cmpuint (terrain_atlas_file_get_toc_region_size (file), ==, f->region_end);
-  g_assert_cmpuint (g_list_model_get_n_items (terrain_atlas_file_get_tocs (file)), ==, spec->n_tocs);
+  g_assert_cmpuint (g_list_model_get_n_items (terrain_atlas_file_get_tocs (file)), ==,
+                    spec->n_tocs);
 
   for (guint t = 0; t < spec->n_tocs; t++)
     {
@@ -1075,11 +1094,11 @@ test_section8 (void)
       for (guint s = 0; s < counts[t]; s++)
         lowest = MIN (lowest, f->offset[t][s]);
     }
-  g_assert_cmpint (terrain_atlas_toc_get_stub_file_offset (terrain_atlas_file_get_toc (file, 0), 84)
+  g_assert_cmpint (terrain_atlas_toc_get_stub_file_offset (toc_at (file, 0), 84)
                    + 37, ==, 0xC63);
-  g_assert_cmpint (terrain_atlas_toc_get_stub_file_offset (terrain_atlas_file_get_toc (file, 2), 340)
+  g_assert_cmpint (terrain_atlas_toc_get_stub_file_offset (toc_at (file, 2), 340)
                    + 12, ==, 0x1D7B);
-  g_assert_cmpuint (terrain_atlas_toc_get_name_width (terrain_atlas_file_get_toc (file, 3)), ==, 8);
+  g_assert_cmpuint (terrain_atlas_toc_get_name_width (toc_at (file, 3)), ==, 8);
   g_assert_cmpuint (terrain_atlas_file_get_toc_region_size (file), ==, 0x1DA2);
   g_assert_cmpuint (lowest, ==, 0x1DA2);
 
@@ -1097,7 +1116,8 @@ test_section8 (void)
   g_assert_cmpuint (data[0x1A + 36], ==, 0xD0);
 
   info = terrain_document_describe (TERRAIN_DOCUMENT (file));
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (info), "chunk_frames"), ==, 448);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (info), "chunk_frames"), ==,
+                   448);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (info), "gap_bytes"), ==, 0);
 
   written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (file), &error);
@@ -1224,7 +1244,9 @@ test_body_truncation (void)
       {
         g_autoptr(GBytes) part = g_bytes_new (body->data, cut);
         g_autoptr(GError) error = NULL;
-        g_autoptr(TerrainAtlasConfig) c = terrain_atlas_config_new_from_body (part, 0, NULL, &error);
+        g_autoptr(TerrainAtlasConfig) c = NULL;
+
+        c = terrain_atlas_config_new_from_body (part, 0, NULL, &error);
 
         g_assert_null (c);
         g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED);
@@ -1439,7 +1461,7 @@ test_config_width_ambiguous (void)
 
       /* The writer keeps the width it read. */
       compact = terrain_atlas_file_compact (file, NULL);
-      g_assert_cmpuint (terrain_atlas_toc_get_name_width (terrain_atlas_file_get_toc (compact, 0)), ==,
+      g_assert_cmpuint (terrain_atlas_toc_get_name_width (toc_at (compact, 0)), ==,
                         cases[i].expected);
     }
 }
@@ -1477,6 +1499,16 @@ assert_changes_within (GBytes     *before,
       if (!ok)
         g_error ("byte %" G_GSIZE_FORMAT " changed outside the allowed spans", i);
     }
+}
+
+static gboolean
+has_issue (GPtrArray  *issues,
+           const char *needle)
+{
+  for (guint i = 0; i < issues->len; i++)
+    if (strstr (terrain_issue_get_message (g_ptr_array_index (issues, i)), needle) != NULL)
+      return TRUE;
+  return FALSE;
 }
 
 static const FixtureSpec edit_spec = {
@@ -1521,13 +1553,14 @@ test_edit_geometry (void)
   reread = load (written);
   for (guint i = 0; i < 3; i++)
     {
-      g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (reread, 0),
-                                                                     chain[i]);
-      g_autoptr(TerrainAtlasGeometry) cg = terrain_atlas_file_get_geometry (reread, 0, chain[i], &error);
+      g_autoptr(TerrainAtlasStub) stub = stub_at (reread, 0, chain[i]);
+      g_autoptr(TerrainAtlasGeometry) cg = terrain_atlas_file_get_geometry (reread, 0, chain[i],
+                                                                            &error);
 
       g_assert_no_error (error);
       g_assert_cmpuint (terrain_atlas_stub_get_offset (stub), >=, size);
-      g_assert_cmpuint (terrain_atlas_stub_get_generation (stub), ==, f->generation[0][chain[i]] + 1);
+      g_assert_cmpuint (terrain_atlas_stub_get_generation (stub), ==,
+                        f->generation[0][chain[i]] + 1);
       g_assert_cmpuint (terrain_atlas_geometry_get_previous_chunk (cg), ==, f->offset[0][chain[i]]);
       g_assert_true (terrain_atlas_stub_get_bounds (stub, &box));
       g_assert_cmpfloat (box.max[2], ==, 1000.0f);
@@ -1563,7 +1596,7 @@ test_edit_geometry (void)
 
   /* A sibling was untouched. */
   {
-    g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (reread, 0), 19);
+    g_autoptr(TerrainAtlasStub) stub = stub_at (reread, 0, 19);
 
     g_assert_cmpuint (terrain_atlas_stub_get_offset (stub), ==, f->offset[0][19]);
   }
@@ -1602,6 +1635,32 @@ test_edit_geometry_local (void)
   g_assert_cmpuint (g_bytes_get_size (written), ==, size + peek_u32 (data + allowed.start + 4));
   g_assert_cmpuint (peek_u32 (data + size), ==, MAGIC_ATSP);
   g_assert_cmpuint (peek_u32 (data + size + 12), ==, f->offset[0][leaf]);
+
+  /* A second edit chains to the first appended frame. */
+  {
+    g_autoptr(GBytes) twice = NULL;
+    g_autoptr(TerrainAtlasFile) reread = NULL;
+    g_autoptr(TerrainAtlasGeometry) back = NULL;
+    g_autoptr(TerrainAtlasStub) stub = NULL;
+    g_autoptr(GPtrArray) issues = NULL;
+
+    terrain_atlas_geometry_set_vertex_height (g, 1, v[1].point[2] + 0.25f);
+    g_assert_true (terrain_atlas_file_replace_geometry (file, 0, leaf, g, &error));
+    g_assert_no_error (error);
+    issues = terrain_document_validate (TERRAIN_DOCUMENT (file));
+    g_assert_false (has_issue (issues, "previousChunk"));
+
+    twice = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (file), &error);
+    g_assert_no_error (error);
+    reread = load (twice);
+    stub = stub_at (reread, 0, leaf);
+    back = terrain_atlas_file_get_geometry (reread, 0, leaf, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (terrain_atlas_stub_get_generation (stub), ==, f->generation[0][leaf] + 2);
+    g_assert_cmpuint (terrain_atlas_geometry_get_previous_chunk (back), ==, size);
+    assert_changes_within (written, twice, &allowed, 1);
+    g_assert_cmpuint (g_bytes_get_size (twice), >, g_bytes_get_size (written));
+  }
 }
 
 static void
@@ -1645,11 +1704,12 @@ test_edit_texture_and_config (void)
     g_autoptr(TerrainImage) image = terrain_atlas_file_render_texture (reread, 1, 3,
                                                                       TERRAIN_ATLAS_CHANNELS_RGB,
                                                                       &error);
-    g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (reread, 1), 3);
+    g_autoptr(TerrainAtlasStub) stub = stub_at (reread, 1, 3);
 
     g_assert_no_error (error);
     g_assert_cmpuint (terrain_atlas_texture_get_format (t2), ==, TERRAIN_ATLAS_TEXTURE_PNG);
-    g_assert_cmpmem (terrain_image_get_data (image, NULL), 64, terrain_image_get_data (picture, NULL), 64);
+    g_assert_cmpmem (terrain_image_get_data (image, NULL), 64,
+                     terrain_image_get_data (picture, NULL), 64);
     g_assert_cmpuint (terrain_atlas_stub_get_offset (stub), ==, size);
     g_assert_cmpuint (terrain_atlas_stub_get_generation (stub), ==, f->generation[1][3] + 1);
   }
@@ -1668,8 +1728,8 @@ test_edit_texture_and_config (void)
     g_autoptr(TerrainAtlasFile) again = load (f->bytes);
     g_autoptr(GBytes) renamed = NULL;
 
-    g_assert_true (terrain_atlas_toc_set_stub_name (terrain_atlas_file_get_toc (again, 2), 0, "main"));
-    g_assert_false (terrain_atlas_toc_set_stub_name (terrain_atlas_file_get_toc (again, 2), 0,
+    g_assert_true (terrain_atlas_toc_set_stub_name (toc_at (again, 2), 0, "main"));
+    g_assert_false (terrain_atlas_toc_set_stub_name (toc_at (again, 2), 0,
                                                      "far too long"));
     renamed = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (again), &error);
     g_assert_no_error (error);
@@ -1701,7 +1761,8 @@ test_compact (void)
   g_assert_no_error (error);
 
   info = terrain_document_describe (TERRAIN_DOCUMENT (compact));
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (info), "history_frames"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (info), "history_frames"), ==,
+                   0);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (info), "gap_bytes"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (info), "chunk_frames"), ==,
                    f->n_frames);
@@ -1709,7 +1770,7 @@ test_compact (void)
   for (guint t = 0; t < spec->n_tocs; t++)
     for (guint s = 0; s < f->n_stubs[t]; s++)
       {
-        g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (compact, t), s);
+        g_autoptr(TerrainAtlasStub) stub = stub_at (compact, t, s);
         g_autoptr(GBytes) a = NULL;
         g_autoptr(GBytes) b = NULL;
 
@@ -1721,8 +1782,7 @@ test_compact (void)
           expected += f->length[t][s];
         else
           {
-            g_autoptr(TerrainAtlasStub) prev = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (compact, t),
-                                                                           s - 1);
+            g_autoptr(TerrainAtlasStub) prev = stub_at (compact, t, s - 1);
 
             g_assert_cmpuint (terrain_atlas_stub_get_offset (stub), ==,
                               terrain_atlas_stub_get_offset (prev));
@@ -1737,8 +1797,10 @@ test_compact (void)
         else
           {
             g_assert_cmpuint (peek_u32 (g_bytes_get_data (b, NULL)), ==, 0);
-            g_assert_cmpmem ((const guint8 *) g_bytes_get_data (a, NULL) + 4, g_bytes_get_size (a) - 4,
-                             (const guint8 *) g_bytes_get_data (b, NULL) + 4, g_bytes_get_size (b) - 4);
+            g_assert_cmpmem ((const guint8 *) g_bytes_get_data (a, NULL) + 4,
+                             g_bytes_get_size (a) - 4,
+                             (const guint8 *) g_bytes_get_data (b, NULL) + 4,
+                             g_bytes_get_size (b) - 4);
           }
       }
   g_assert_cmpuint (terrain_atlas_file_get_size (compact), ==, expected);
@@ -1748,21 +1810,14 @@ test_compact (void)
   assert_same_bytes (written, terrain_document_get_source_bytes (TERRAIN_DOCUMENT (compact)));
 }
 
-static gboolean
-has_issue (GPtrArray  *issues,
-           const char *needle)
-{
-  for (guint i = 0; i < issues->len; i++)
-    if (strstr (terrain_issue_get_message (g_ptr_array_index (issues, i)), needle) != NULL)
-      return TRUE;
-  return FALSE;
-}
 
 static void
 test_convert (void)
 {
   static const guint32 versions[] = { 100, 110, 120, 130, 140 };
-  const FixtureSpec spec = { "convert", F_COLLISION | F_HISTORY, 2, { GEOM (140, 3), CONFIG (140, 1, 8) } };
+  const FixtureSpec spec = {
+    "convert", F_COLLISION | F_HISTORY, 2, { GEOM (140, 3), CONFIG (140, 1, 8) }
+  };
   g_autoptr(Fixture) f = fixture_build (&spec);
   g_autoptr(TerrainAtlasFile) source = load (f->bytes);
 
@@ -1777,16 +1832,17 @@ test_convert (void)
 
       down = terrain_atlas_file_convert (source, version, &warnings, &error);
       g_assert_no_error (error);
-      g_assert_cmpuint (terrain_atlas_toc_get_version (terrain_atlas_file_get_toc (down, 0)), ==, version);
+      g_assert_cmpuint (terrain_atlas_toc_get_version (toc_at (down, 0)), ==, version);
       g_assert_cmpint (has_issue (warnings, "normals"), ==, version < 140);
       g_assert_cmpint (has_issue (warnings, "collision"), ==, version < 120);
       g_assert_cmpint (has_issue (warnings, "bounds"), ==, version < 101);
 
       for (guint s = 0; s < f->n_stubs[0]; s++)
         {
-          g_autoptr(TerrainAtlasGeometry) a = terrain_atlas_file_get_geometry (source, 0, s, &error);
+          g_autoptr(TerrainAtlasGeometry) a = terrain_atlas_file_get_geometry (source, 0, s,
+                                                                               &error);
           g_autoptr(TerrainAtlasGeometry) b = terrain_atlas_file_get_geometry (down, 0, s, &error);
-          g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (down, 0), s);
+          g_autoptr(TerrainAtlasStub) stub = stub_at (down, 0, s);
           const TerrainAtlasVertex *va = terrain_atlas_geometry_get_vertices (a, NULL);
           const TerrainAtlasVertex *vb = terrain_atlas_geometry_get_vertices (b, NULL);
           TerrainAtlasBox box;
@@ -1838,7 +1894,8 @@ test_build (void)
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TerrainAtlasFile) reread = NULL;
   g_autoptr(GError) error = NULL;
-  gsize expected_region = 5 + (1 + 4 + 4 + 12 + 5 * 37) + (1 + 3 + 12 + 5 * 12) + (1 + 6 + 12 + 140);
+  gsize expected_region = 5 + (1 + 4 + 4 + 12 + 5 * 37) + (1 + 3 + 12 + 5 * 12) +
+                          (1 + 6 + 12 + 140);
 
   terrain_atlas_toc_set_goal_batch_size (geom, 777);
   g_assert_true (terrain_atlas_toc_set_name_width (cfg, 128));
@@ -1871,11 +1928,12 @@ test_build (void)
 
   /* Two stubs sharing one frame, as TQT tiles may. */
   {
-    g_autoptr(TerrainAtlasTexture) t = terrain_atlas_texture_new (TERRAIN_ATLAS_TEXTURE_DDS, fx_dds_dxt1 ());
+    g_autoptr(TerrainAtlasTexture) t = terrain_atlas_texture_new (TERRAIN_ATLAS_TEXTURE_DDS,
+                                                                  fx_dds_dxt1 ());
 
     shared = terrain_atlas_texture_encode_body (t, &error);
     for (guint s = 0; s < 5; s++)
-      g_assert_true (terrain_atlas_file_set_chunk_body (file, 1, s, s < 2 ? shared : shared, &error));
+      g_assert_true (terrain_atlas_file_set_chunk_body (file, 1, s, shared, &error));
   }
   terrain_atlas_config_set (config, "type", "unique");
   terrain_atlas_config_set (config, "textureSlot", "0");
@@ -1886,8 +1944,8 @@ test_build (void)
   reread = load (bytes);
 
   g_assert_cmpuint (terrain_atlas_file_get_toc_region_size (reread), ==, expected_region);
-  g_assert_cmpuint (terrain_atlas_toc_get_goal_batch_size (terrain_atlas_file_get_toc (reread, 0)), ==, 777);
-  g_assert_cmpuint (terrain_atlas_toc_get_name_width (terrain_atlas_file_get_toc (reread, 2)), ==, 128);
+  g_assert_cmpuint (terrain_atlas_toc_get_goal_batch_size (toc_at (reread, 0)), ==, 777);
+  g_assert_cmpuint (terrain_atlas_toc_get_name_width (toc_at (reread, 2)), ==, 128);
 
   {
     TerrainAtlasToc *t = terrain_atlas_file_get_toc (reread, 0);
@@ -1916,15 +1974,39 @@ test_build (void)
     g_assert_cmpuint (terrain_atlas_stub_get_offset (a), ==, terrain_atlas_stub_get_offset (b));
   }
   {
-    g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (reread, 2), 0);
+    g_autoptr(TerrainAtlasStub) stub = stub_at (reread, 2, 0);
     g_autofree char *name = terrain_atlas_stub_dup_name (stub);
 
     g_assert_cmpstr (name, ==, "config");
   }
 
+  /* Heights: the leaves rasterised, Z scaled over the vertices' range. */
+  {
+    g_autoptr(TerrainImage) heights = terrain_document_export_heights (TERRAIN_DOCUMENT (reread),
+                                                                      &error);
+    const guint16 *px;
+    guint16 lo = G_MAXUINT16, hi = 0;
+    guint covered = 0;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (terrain_image_get_format (heights), ==, TERRAIN_IMAGE_GRAY16);
+    g_assert_cmpuint (terrain_image_get_width (heights), ==, 128);
+    px = (const guint16 *) (gpointer) terrain_image_get_data (heights, NULL);
+    for (guint i = 0; i < 128 * 128; i++)
+      if (px[i] != 0)
+        {
+          covered++;
+          lo = MIN (lo, px[i]);
+          hi = MAX (hi, px[i]);
+        }
+    g_assert_cmpuint (covered, >, 100);
+    g_assert_cmpuint (hi, >, lo);
+  }
+
   /* What the document calls its picture: the root texture tile. */
   {
-    g_autoptr(TerrainImage) image = terrain_document_render_image (TERRAIN_DOCUMENT (reread), NULL, &error);
+    g_autoptr(TerrainImage) image = terrain_document_render_image (TERRAIN_DOCUMENT (reread), NULL,
+                                                                   &error);
 
     g_assert_no_error (error);
     g_assert_cmpuint (terrain_image_get_width (image), ==, 4);
@@ -2051,20 +2133,21 @@ test_texture_codecs (void)
 
   /* PNG is exact, BGR swaps red and blue both ways. */
   {
-    g_autoptr(TerrainAtlasTexture) png = terrain_atlas_texture_new_from_image (picture, TERRAIN_ATLAS_TEXTURE_PNG,
-                                                                               0, TERRAIN_ATLAS_CHANNELS_BGR,
-                                                                               &error);
+    g_autoptr(TerrainAtlasTexture) png = NULL;
     g_autoptr(TerrainImage) same = NULL;
     g_autoptr(TerrainImage) swapped = NULL;
     guint w, h;
 
+    png = terrain_atlas_texture_new_from_image (picture, TERRAIN_ATLAS_TEXTURE_PNG, 0,
+                                                TERRAIN_ATLAS_CHANNELS_BGR, &error);
     g_assert_no_error (error);
     g_assert_true (terrain_atlas_texture_get_size (png, &w, &h, &error));
     g_assert_cmpuint (w, ==, 8);
     g_assert_cmpuint (h, ==, 8);
     same = terrain_atlas_texture_decode (png, TERRAIN_ATLAS_CHANNELS_BGR, NULL, &error);
     g_assert_no_error (error);
-    g_assert_cmpmem (terrain_image_get_data (same, NULL), 256, terrain_image_get_data (picture, NULL), 256);
+    g_assert_cmpmem (terrain_image_get_data (same, NULL), 256,
+                     terrain_image_get_data (picture, NULL), 256);
     swapped = terrain_atlas_texture_decode (png, TERRAIN_ATLAS_CHANNELS_RGB, NULL, &error);
     g_assert_cmpuint (terrain_image_get_data (swapped, NULL)[4 * 3 + 2], ==, 3 * 30);
     g_assert_cmpuint (terrain_image_get_data (swapped, NULL)[4 * 3 + 0], ==, 200);
@@ -2073,12 +2156,12 @@ test_texture_codecs (void)
 
   /* JPEG is lossy: close enough. */
   {
-    g_autoptr(TerrainAtlasTexture) jpeg = terrain_atlas_texture_new_from_image (picture, TERRAIN_ATLAS_TEXTURE_JPEG,
-                                                                                95, TERRAIN_ATLAS_CHANNELS_RGB,
-                                                                                &error);
+    g_autoptr(TerrainAtlasTexture) jpeg = NULL;
     g_autoptr(TerrainImage) image = NULL;
     const guint8 *a, *b;
 
+    jpeg = terrain_atlas_texture_new_from_image (picture, TERRAIN_ATLAS_TEXTURE_JPEG, 95,
+                                                 TERRAIN_ATLAS_CHANNELS_RGB, &error);
     g_assert_no_error (error);
     image = terrain_atlas_texture_decode (jpeg, TERRAIN_ATLAS_CHANNELS_RGB, NULL, &error);
     g_assert_no_error (error);
@@ -2092,8 +2175,11 @@ test_texture_codecs (void)
   {
     static const guint8 junk[] = { 0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 'J', 'F' };
     g_autoptr(GBytes) data = g_bytes_new_static (junk, sizeof junk);
-    g_autoptr(TerrainAtlasTexture) bad = terrain_atlas_texture_new (TERRAIN_ATLAS_TEXTURE_JPEG, data);
-    g_autoptr(TerrainImage) image = terrain_atlas_texture_decode (bad, TERRAIN_ATLAS_CHANNELS_RGB, NULL, &error);
+    g_autoptr(TerrainAtlasTexture) bad = terrain_atlas_texture_new (TERRAIN_ATLAS_TEXTURE_JPEG,
+                                                                    data);
+    g_autoptr(TerrainImage) image = NULL;
+
+    image = terrain_atlas_texture_decode (bad, TERRAIN_ATLAS_CHANNELS_RGB, NULL, &error);
 
     g_assert_null (image);
     g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
@@ -2102,13 +2188,15 @@ test_texture_codecs (void)
 
   /* DXT1 with the four palette entries. */
   {
-    g_autoptr(TerrainAtlasTexture) dds = terrain_atlas_texture_new (TERRAIN_ATLAS_TEXTURE_DDS, fx_dds_dxt1 ());
-    g_autoptr(TerrainImage) image = terrain_atlas_texture_decode (dds, TERRAIN_ATLAS_CHANNELS_BGR, NULL, &error);
+    g_autoptr(TerrainAtlasTexture) dds = terrain_atlas_texture_new (TERRAIN_ATLAS_TEXTURE_DDS,
+                                                                    fx_dds_dxt1 ());
+    g_autoptr(TerrainImage) image = NULL;
     static const guint8 expected[4][4] = {
       { 255, 0, 0, 255 }, { 0, 0, 255, 255 }, { 170, 0, 85, 255 }, { 85, 0, 170, 255 },
     };
     const guint8 *p;
 
+    image = terrain_atlas_texture_decode (dds, TERRAIN_ATLAS_CHANNELS_BGR, NULL, &error);
     g_assert_no_error (error);
     p = terrain_image_get_data (image, NULL);
     for (guint i = 0; i < 16; i++)
@@ -2295,8 +2383,10 @@ test_geometry_check (void)
     fx_vertex (0, 0, i, 140, &v[i]);
   terrain_atlas_geometry_set_vertices (g, v, 4);
   terrain_atlas_geometry_set_indices (g, bad_indices, 5, 9);
-  g_assert_true (terrain_atlas_geometry_set_collision (g, 2, tree, 5, offsets, 4, buffer, 6, &error));
-  g_assert_false (terrain_atlas_geometry_set_collision (g, 2, tree, 4, offsets, 4, buffer, 6, &error));
+  g_assert_true (terrain_atlas_geometry_set_collision (g, 2, tree, 5, offsets, 4, buffer, 6,
+                                                       &error));
+  g_assert_false (terrain_atlas_geometry_set_collision (g, 2, tree, 4, offsets, 4, buffer, 6,
+                                                        &error));
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
 
   issues = terrain_atlas_geometry_check (g, "test", 0, 0);
@@ -2324,7 +2414,8 @@ test_detect_and_load (void)
 
   g_assert_cmpint (terrain_format_detect (f->bytes, NULL), ==, TERRAIN_FORMAT_ATLAS);
   g_assert_true (terrain_format_can_load (TERRAIN_FORMAT_ATLAS));
-  document = terrain_document_load_bytes (f->bytes, "x.atlas", TERRAIN_FORMAT_UNKNOWN, NULL, &error);
+  document = terrain_document_load_bytes (f->bytes, "x.atlas", TERRAIN_FORMAT_UNKNOWN, NULL,
+                                          &error);
   g_assert_no_error (error);
   g_assert_true (TERRAIN_IS_ATLAS_FILE (document));
 
@@ -2340,7 +2431,8 @@ test_detect_and_load (void)
       faces += g_str_has_prefix (lines[i], "f ");
     }
   g_strfreev (lines);
-  g_assert_cmpuint (v, ==, fx_n_vertices (1) + fx_n_vertices (2) + fx_n_vertices (3) + fx_n_vertices (4));
+  g_assert_cmpuint (v, ==, fx_n_vertices (1) + fx_n_vertices (2) + fx_n_vertices (3) +
+                           fx_n_vertices (4));
   g_assert_cmpuint (faces, ==, 4 * 2);
   g_assert_nonnull (strstr (text, "g chunk_1_1_1\n"));
 
@@ -2446,8 +2538,10 @@ test_cli (void)
     g_auto(CliResult) r = run_terrain ("atlas", "list", path, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
-    g_assert_nonnull (strstr (r.out, "TOC 0: Geom, version 140, tree depth 3, 21 stubs, goal batch size 1500"));
-    g_assert_nonnull (strstr (r.out, "TOC 3: Config, version 140, tree depth 0, 3 stubs, 8-byte names"));
+    g_assert_nonnull (strstr (r.out, "TOC 0: Geom, version 140, tree depth 3, 21 stubs, "
+                                     "goal batch size 1500"));
+    g_assert_nonnull (strstr (r.out, "TOC 3: Config, version 140, tree depth 0, 3 stubs, "
+                                     "8-byte names"));
     g_assert_nonnull (strstr (r.out, "(empty)"));
     g_assert_nonnull (strstr (r.out, "name \"cfg2\""));
   }

@@ -410,7 +410,8 @@ chu_fixture_init (ChuFixture    *f,
   g_autoptr(GByteArray) a = g_byte_array_new ();
   g_autofree guint *file_nodes = NULL;   /* node of each stub, in file order */
   g_autofree guint *chunk_nodes = NULL;  /* node of each chunk, in file order */
-  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref);
+  g_autoptr(GPtrArray) chunks =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref);
   gsize pos;
 
   memset (f, 0, sizeof *f);
@@ -1212,11 +1213,21 @@ test_chu_mutations (void)
             g_autofree char *where = terrain_document_describe_offset (TERRAIN_DOCUMENT (chu),
                                                                        size / 2);
 
+            g_autoptr(TerrainAtlasFile) atlas = NULL;
+
             g_assert_no_error (error);
             assert_same_bytes (mutated, written);
             g_assert_nonnull (issues);
             g_assert_nonnull (node);
             g_assert_nonnull (where);
+
+            /* Importing either works or fails with a TERRAIN_ERROR. */
+            atlas = terrain_chu_import (chu, NULL, 1500,
+                                        round % 2 ? TERRAIN_CHU_IMPORT_COLLISION
+                                                  : TERRAIN_CHU_IMPORT_NONE,
+                                        &error);
+            if (atlas == NULL)
+              g_assert_true (error->domain == TERRAIN_ERROR);
           }
         }
       chu_fixture_clear (&f);
@@ -2204,6 +2215,22 @@ test_import_errors (void)
     g_autoptr(TerrainChuFile) chu = chu_load (b);
 
     atlas = terrain_chu_import (chu, NULL, 1500, TERRAIN_CHU_IMPORT_NONE, &error);
+    g_assert_null (atlas);
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    g_clear_error (&error);
+  }
+  {
+    /* Leaf dimensions or a vertical scale beyond 32-bit float coordinates. */
+    g_autoptr(GBytes) b = bytes_with_u32 (f.bytes, 16, 0x7E000000);   /* about 4e37 */
+    g_autoptr(GBytes) c = bytes_with_u32 (f.bytes, 12, 0x7F000000);
+    g_autoptr(TerrainChuFile) big = chu_load (b);
+    g_autoptr(TerrainChuFile) tall = chu_load (c);
+
+    atlas = terrain_chu_import (big, NULL, 1500, TERRAIN_CHU_IMPORT_NONE, &error);
+    g_assert_null (atlas);
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    g_clear_error (&error);
+    atlas = terrain_chu_import (tall, NULL, 1500, TERRAIN_CHU_IMPORT_NONE, &error);
     g_assert_null (atlas);
     g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
     g_clear_error (&error);

@@ -5,7 +5,9 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <glib/gstdio.h>
@@ -356,6 +358,464 @@ test_missing_file (void)
   result_clear (&r);
 }
 
+/* ------------------------------------------------------------------------ */
+/* terrain tnt                                                              */
+
+static TerrainTntMap *
+load_map (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  TerrainTntMap *map = terrain_tnt_map_new_from_file (file, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return map;
+}
+
+static void
+test_tnt_features (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *out = g_build_filename (fixture->dir, "features.tnt", NULL);
+  g_autofree char *overlay = g_build_filename (fixture->dir, "overlay.png", NULL);
+  g_autoptr(GBytes) before = read_file (fixture->map);
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) out_before = NULL;
+  g_autoptr(GBytes) out_after = NULL;
+  g_autoptr(TerrainTntMap) map = NULL;
+  g_autoptr(TerrainImage) image = NULL;
+  g_autoptr(GError) error = NULL;
+  Result r;
+
+  /* Place a 2x2 feature into a copy: the original stays. */
+  r = run_terrain ("tnt", "features", "add", fixture->map, "Rock", "2", "3",
+                   "--footprint", "rock=2x2", "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "placed Rock (record 0, new) at (2, 3), footprint 2x2"));
+  result_clear (&r);
+  after = read_file (fixture->map);
+  g_assert_true (g_bytes_equal (before, after));
+  map = load_map (out);
+  g_assert_cmpuint (terrain_tnt_map_get_n_features (map), ==, 1);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 2, 3), ==, 0);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 3, 4), ==, TERRAIN_TNT_FEATURE_FRINGE);
+  g_clear_object (&map);
+
+  r = run_terrain ("tnt", "features", "list", out, "--json", "--footprint", "ROCK=2x2", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"footprint\" : \"2x2\""));
+  g_assert_nonnull (strstr (r.out, "\"placed\" : 1"));
+  result_clear (&r);
+
+  /* --dry-run reports the changed bytes and writes nothing. */
+  out_before = read_file (out);
+  r = run_terrain ("tnt", "features", "move", out, "2", "3", "5", "1", "--footprint", "Rock=2x2",
+                   "--dry-run", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "moved feature 0 (Rock) from (2, 3) to (5, 1)"));
+  g_assert_nonnull (strstr (r.out, "bytes would change"));
+  g_assert_nonnull (strstr (r.out, "attribute map, cell"));
+  g_assert_nonnull (strstr (r.out, "not written"));
+  result_clear (&r);
+  out_after = read_file (out);
+  g_assert_true (g_bytes_equal (out_before, out_after));
+
+  /* In place. */
+  r = run_terrain ("tnt", "features", "move", out, "2", "3", "5", "1", "--footprint", "Rock=2x2",
+                   NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  map = load_map (out);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 5, 1), ==, 0);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 6, 2), ==, TERRAIN_TNT_FEATURE_FRINGE);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 3, 4), ==, TERRAIN_TNT_FEATURE_NONE);
+  g_clear_object (&map);
+
+  r = run_terrain ("tnt", "features", "overlay", out, overlay, "--cell-pixels", "2",
+                   "--footprint", "Rock=2x2", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_clear_pointer (&out_after, g_bytes_unref);
+  out_after = read_file (overlay);
+  image = terrain_image_load_png_bytes (out_after, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_image_get_width (image), ==, 16);
+  g_assert_cmpuint (terrain_image_get_height (image), ==, 12);
+
+  /* Remove it, then clean the table up. */
+  r = run_terrain ("tnt", "features", "remove", out, "0", "0", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "anchors no feature"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "features", "remove", out, "5", "1", "--footprint", "Rock=2x2", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  r = run_terrain ("tnt", "features", "cleanup", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "removed 1 unused feature record (1 -> 0)"));
+  result_clear (&r);
+  map = load_map (out);
+  g_assert_cmpuint (terrain_tnt_map_get_n_features (map), ==, 0);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 6, 2), ==, TERRAIN_TNT_FEATURE_NONE);
+
+  /* Footprints from TDF definitions in a folder. */
+  {
+    g_autofree char *folder = g_build_filename (fixture->dir, "features", NULL);
+    g_autofree char *tdf = g_build_filename (folder, "rocks.tdf", NULL);
+
+    g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+    g_assert_true (g_file_set_contents (tdf, "[BigRock]\n{\n  footprintX=3; footprintz=2;\n}\n",
+                                        -1, &error));
+    r = run_terrain ("tnt", "features", "add", out, "bigrock", "1", "1", "--features", folder,
+                     NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "placed bigrock (record 0, new) at (1, 1), footprint 3x2"));
+    result_clear (&r);
+    g_clear_object (&map);
+    map = load_map (out);
+    g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 3, 2), ==,
+                      TERRAIN_TNT_FEATURE_FRINGE);
+    g_unlink (tdf);
+    g_rmdir (folder);
+  }
+
+  /* Usage errors. */
+  r = run_terrain ("tnt", "features", "add", fixture->map, "Rock", "2", NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  result_clear (&r);
+  r = run_terrain ("tnt", "features", "add", fixture->map, "Rock", "2", "2", "--footprint",
+                   "Rock=0x1", NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  result_clear (&r);
+  r = run_terrain ("tnt", "features", "frobnicate", NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  result_clear (&r);
+  r = run_terrain ("tnt", NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  result_clear (&r);
+  r = run_terrain ("tnt", "--help", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "import-heightmap"));
+  result_clear (&r);
+}
+
+static void
+test_tnt_heights (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *script = g_build_filename (fixture->dir, "dabs.txt", NULL);
+  g_autofree char *bad = g_build_filename (fixture->dir, "bad.txt", NULL);
+  g_autoptr(GBytes) before = read_file (fixture->map);
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(TerrainTntMap) map = NULL;
+  g_autoptr(GError) error = NULL;
+  Result r;
+
+  g_assert_true (g_file_set_contents (script,
+                                      "# two dabs\n"
+                                      "raise 3 2 radius=0 strength=5\n"
+                                      "\n"
+                                      "set 6 4 radius=1 level=7 falloff=constant  # a plateau\n",
+                                      -1, &error));
+  g_assert_true (g_file_set_contents (bad, "raise 1 1\nsink 2 2\n", -1, &error));
+
+  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--script", script, "--dry-run",
+                   NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "2 dabs, 6 cells changed"));
+  g_assert_nonnull (strstr (r.out, "6 of "));
+  result_clear (&r);
+  after = read_file (fixture->map);
+  g_assert_true (g_bytes_equal (before, after));
+
+  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--script", script, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  map = load_map (fixture->map);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 3, 2), ==, 32 + 5);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 6, 4), ==, 7);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 7, 4), ==, 7);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 6, 3), ==, 7);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 7, 5), ==, 75);
+  g_clear_object (&map);
+
+  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--at", "1,1", "--mode", "lower",
+                   "--radius", "0", "--strength", "100", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  map = load_map (fixture->map);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 1, 1), ==, 0);
+
+  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--script", bad, NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  g_assert_nonnull (strstr (r.err, "bad.txt:2: unknown mode"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "heights", "brush", fixture->map, NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  result_clear (&r);
+  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--at", "1,1", "--mode", "dig",
+                   NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  g_assert_nonnull (strstr (r.err, "raise, lower, smooth, flatten, set"));
+  result_clear (&r);
+}
+
+static void
+test_tnt_void_resize (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(TerrainTntMap) map = NULL;
+  Result r;
+
+  r = run_terrain ("tnt", "void", fixture->map, "0", "0", "2", "2", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "voided 4 cells"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "void", fixture->map, "1", "1", "--unmark", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  r = run_terrain ("tnt", "void", fixture->map, "7", "5", "2", "2", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "does not lie within the 8x6 grid"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "void", fixture->map, "1", "1", "2", NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  result_clear (&r);
+
+  r = run_terrain ("tnt", "paint", fixture->map, "0", "0", "1", "2", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+
+  r = run_terrain ("tnt", "resize", fixture->map, "--left", "2", "--bottom", "2",
+                   "--fill-height", "9", "--palette", fixture->palette, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "8x6 -> 10x8 cells"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "resize", fixture->map, "--left", "1", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "must be even"));
+  result_clear (&r);
+
+  map = load_map (fixture->map);
+  g_assert_cmpuint (terrain_tnt_map_get_width (map), ==, 10);
+  g_assert_cmpuint (terrain_tnt_map_get_height (map), ==, 8);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 2, 0), ==, TERRAIN_TNT_FEATURE_VOID);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 3, 1), ==, TERRAIN_TNT_FEATURE_NONE);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 0, 0), ==, 9);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 5, 2), ==, 32);
+  /* Painted (0, 0) and (1, 0), then shifted one tile east; the fixture's
+   * tile (1, 1) likewise. */
+  g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 0, 0), ==, 0);
+  g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 1, 0), ==, 1);
+  g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 2, 0), ==, 1);
+  g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 2, 1), ==, 1);
+  g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 1, 1), ==, 0);
+}
+
+static void
+test_tnt_images (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *picture = g_build_filename (fixture->dir, "picture.png", NULL);
+  g_autofree char *heights = g_build_filename (fixture->dir, "heights.png", NULL);
+  g_autofree char *minimap = g_build_filename (fixture->dir, "minimap.png", NULL);
+  g_autofree char *out = g_build_filename (fixture->dir, "imported.tnt", NULL);
+  g_autoptr(GBytes) before = read_file (fixture->map);
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) png = NULL;
+  g_autoptr(TerrainImage) image = NULL;
+  g_autoptr(TerrainTntMap) map = NULL;
+  g_autoptr(GError) error = NULL;
+  Result r;
+
+  r = run_terrain ("export-image", "--palette", fixture->palette, fixture->map, picture, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  r = run_terrain ("tnt", "import-image", fixture->map, picture, "-p", fixture->palette,
+                   "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "128x96 pixels: 12 tile positions, 2 unique tiles"));
+  result_clear (&r);
+  map = load_map (out);
+  g_assert_cmpuint (terrain_tnt_map_get_n_tiles (map), ==, 2);
+  g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 1, 1), ==, 1);
+  g_assert_cmpuint (terrain_tnt_map_get_tile (map, 1)[0], ==, 200);
+  g_clear_object (&map);
+
+  r = run_terrain ("tnt", "import-image", fixture->map, picture, NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  result_clear (&r);
+  r = run_terrain ("tnt", "import-image", fixture->map, fixture->palette, "-p", fixture->palette,
+                   NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+
+  /* An exported heightmap imports without a change: nothing is written. */
+  r = run_terrain ("export-heightmap", fixture->map, heights, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  r = run_terrain ("tnt", "import-heightmap", fixture->map, heights, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "8x6 heights: 0 cells changed"));
+  g_assert_nonnull (strstr (r.out, "not rewritten"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "import-heightmap", fixture->map, picture, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "one pixel per 16x16-pixel cell"));
+  result_clear (&r);
+  after = read_file (fixture->map);
+  g_assert_true (g_bytes_equal (before, after));
+
+  /* Minimap: regenerate in place and export the used rectangle. */
+  r = run_terrain ("tnt", "minimap", fixture->map, "--regenerate", "-p", fixture->palette,
+                   "--export", minimap, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "regenerated the 252x252 minimap"));
+  result_clear (&r);
+  png = read_file (minimap);
+  image = terrain_image_load_png_bytes (png, &error);
+  g_assert_no_error (error);
+  map = load_map (fixture->map);
+  {
+    guint used_w, used_h;
+
+    terrain_tnt_map_get_minimap_used_size (map, &used_w, &used_h);
+    g_assert_cmpuint (terrain_image_get_width (image), ==, used_w);
+    g_assert_cmpuint (terrain_image_get_height (image), ==, used_h);
+  }
+
+  r = run_terrain ("tnt", "minimap", fixture->map, "-p", fixture->palette, NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  result_clear (&r);
+}
+
+/* A version 3 section of 2x1 tiles: tile 0 equals the fixture map's tile 1
+ * (all 200), tile 1 is new (all 9); heights 50 + x + 10 y. */
+static void
+write_section (const char *path)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 header[7] = { 3, 0, 2, 0, 2, 1, 28 };
+  guint8 block[TERRAIN_TNT_TILE_BYTES];
+  gsize tiles_offset = 28 + 2 * 2 + 4 * 8;
+
+  header[3] = (guint32) tiles_offset;
+  header[1] = (guint32) (tiles_offset + 2 * TERRAIN_TNT_TILE_BYTES);
+  for (guint i = 0; i < 7; i++)
+    header[i] = GUINT32_TO_LE (header[i]);
+  g_byte_array_append (out, (const guint8 *) header, sizeof header);
+  g_byte_array_append (out, (const guint8 *) "\0\0\1\0", 4);
+  for (guint y = 0; y < 2; y++)
+    for (guint x = 0; x < 4; x++)
+      {
+        guint8 record[4] = { (guint8) (50 + x + 10 * y), 0xFF, 0xFF, 0 };
+
+        g_byte_array_append (out, record, 4);
+      }
+  memset (block, 200, sizeof block);
+  g_byte_array_append (out, block, sizeof block);
+  memset (block, 9, sizeof block);
+  g_byte_array_append (out, block, sizeof block);
+  for (guint i = 0; i < 16; i++)
+    g_byte_array_append (out, block, sizeof block);   /* the 128x128 preview */
+  g_assert_true (g_file_set_contents (path, (const char *) out->data, out->len, &error));
+}
+
+static void
+test_tnt_stamp (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *section = g_build_filename (fixture->dir, "piece.sct", NULL);
+  g_autoptr(TerrainTntMap) map = NULL;
+  Result r;
+
+  write_section (section);
+  r = run_terrain ("tnt", "stamp", fixture->map, section, "2", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "stamped 2x1 tiles at tile (2, 1): 1 new tile, 1 reused, "
+                                   "0 clipped"));
+  result_clear (&r);
+  map = load_map (fixture->map);
+  g_assert_cmpuint (terrain_tnt_map_get_n_tiles (map), ==, 3);
+  g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 2, 1), ==, 1);
+  g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 3, 1), ==, 2);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 4, 2), ==, 50);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 7, 3), ==, 50 + 3 + 10);
+
+  r = run_terrain ("tnt", "stamp", fixture->map, section, "--", "-5", "0", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "lies entirely off"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "stamp", fixture->map, fixture->map, "0", "0", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "not an SCT section"));
+  result_clear (&r);
+}
+
+static void
+test_tnt_failed_save (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GBytes) before = read_file (fixture->map);
+  g_autoptr(GBytes) after = NULL;
+  struct rlimit saved, limited;
+  void (*previous) (int);
+  Result r;
+
+  /* A "full disk": files may not grow beyond 1 KiB. The child inherits the
+   * limit and the ignored SIGXFSZ, so its write fails with EFBIG. */
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  limited = saved;
+  limited.rlim_cur = 1024;
+  previous = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--at", "2,2", NULL);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, previous);
+
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "cannot save"));
+  result_clear (&r);
+  after = read_file (fixture->map);
+  g_assert_true (g_bytes_equal (before, after));
+}
+
+static void
+test_tnt_archive_member (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");
+  g_autofree char *archive = corpus != NULL ?
+    g_build_filename (corpus, "ta", "archives", "mymaps_v1.hpi", NULL) : NULL;
+  g_autofree char *member = NULL;
+  g_autofree char *out = g_build_filename (fixture->dir, "from-archive.tnt", NULL);
+  g_autoptr(TerrainTntMap) map = NULL;
+  Result r;
+
+  if (archive == NULL || !g_file_test (archive, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("corpus archive not found (TERRAIN_CORPUS_DIR/ta/archives)");
+      return;
+    }
+  member = g_strconcat (archive, ":maps/bar.tnt", NULL);
+
+  /* Read and dry runs work inside an archive; writing needs -o. */
+  r = run_terrain ("tnt", "heights", "brush", member, "--at", "10,10", "--dry-run", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "bytes would change"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "heights", "brush", member, "--at", "10,10", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "give -o OUT"));
+  result_clear (&r);
+  r = run_terrain ("tnt", "heights", "brush", member, "--at", "10,10", "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  map = load_map (out);
+  g_assert_cmpuint (terrain_tnt_map_get_width (map), ==, 288);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -373,6 +833,20 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/Terrain/Cli/export", Fixture, NULL, fixture_set_up, test_export,
               fixture_tear_down);
+  g_test_add ("/Terrain/Cli/tnt-features", Fixture, NULL, fixture_set_up, test_tnt_features,
+              fixture_tear_down);
+  g_test_add ("/Terrain/Cli/tnt-heights", Fixture, NULL, fixture_set_up, test_tnt_heights,
+              fixture_tear_down);
+  g_test_add ("/Terrain/Cli/tnt-void-resize", Fixture, NULL, fixture_set_up,
+              test_tnt_void_resize, fixture_tear_down);
+  g_test_add ("/Terrain/Cli/tnt-images", Fixture, NULL, fixture_set_up, test_tnt_images,
+              fixture_tear_down);
+  g_test_add ("/Terrain/Cli/tnt-stamp", Fixture, NULL, fixture_set_up, test_tnt_stamp,
+              fixture_tear_down);
+  g_test_add ("/Terrain/Cli/tnt-failed-save", Fixture, NULL, fixture_set_up,
+              test_tnt_failed_save, fixture_tear_down);
+  g_test_add ("/Terrain/Cli/tnt-archive-member", Fixture, NULL, fixture_set_up,
+              test_tnt_archive_member, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -1307,7 +1307,8 @@ test_chunk_edit (void)
     terrain_node_chunk_get_height_bounds (reread, &lo, &hi);
     g_assert_cmpfloat (lo, ==, (float) (min * scale));
     g_assert_cmpfloat (hi, ==, (float) (max * scale));
-    g_assert_cmpuint (terrain_node_chunk_get_material_mask (reread)[200 / 8] >> (200 % 8) & 1, ==, 1);
+    g_assert_cmpuint (terrain_node_chunk_get_material_mask (reread)[200 / 8] >> (200 % 8) & 1,
+                      ==, 1);
   }
 
   /* The re-encoded blocks keep their tails; the other blocks keep their
@@ -1413,13 +1414,11 @@ test_chunk_invariants (void)
   blocks[8] = terrain_node_encode_texture (TERRAIN_BC_FORMAT_BC4, texture);
   for (guint b = 2; b < 8; b++)
     {
-      guint8 value = b == 4 ? 0x60 : 0;
+      g_autofree guint8 *constant = g_malloc (TERRAIN_NODE_SAMPLES);
 
-      blocks[b] = b == 2 ? terrain_node_encode_raster (raster, NULL, 0, 0,
-                                                       (const guint8[8]) { 0 }, 8)
-                         : terrain_node_encode_raster (memset (g_alloca (TERRAIN_NODE_SAMPLES), value,
-                                                               TERRAIN_NODE_SAMPLES),
-                                                       NULL, 0, 0, (const guint8[8]) { 0 }, 8);
+      memset (constant, b == 4 ? 0x60 : 0, TERRAIN_NODE_SAMPLES);
+      blocks[b] = terrain_node_encode_raster (b == 2 ? raster : constant, NULL, 0, 0,
+                                              (const guint8[8]) { 0 }, 8);
     }
 
   /* Consistent: the level is found from the bounds; no warnings. */
@@ -2279,6 +2278,89 @@ test_formats (void)
   }
 }
 
+/* What the libFuzzer harness checks, on seeded random mutations of each
+ * format: a load fails with a TERRAIN_ERROR or succeeds, and then validate,
+ * describe and describe_offset (at every offset) work, the document writes
+ * back byte for byte and describes the same when read again. */
+static void
+test_mutations (void)
+{
+  g_autoptr(TerrainFloorHeightData) grid = terrain_floor_height_data_new (16, 16, 2.0f, NULL);
+  g_autoptr(TerrainNodeLayer) layer = terrain_node_layer_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (77);
+  g_autoptr(TerrainLimits) limits = terrain_limits_new ();
+  GBytes *seeds[3];
+  const TerrainFormat formats[3] = {
+    TERRAIN_FORMAT_FLOOR_HEIGHT, TERRAIN_FORMAT_NODE_LAYER, TERRAIN_FORMAT_NODE_CHUNK,
+  };
+  guint16 words[256];
+
+  limits->max_allocation = 64 * 1024 * 1024;
+  for (guint i = 0; i < 256; i++)
+    words[i] = (guint16) (i * 97);
+  terrain_floor_height_data_set_region (grid, 0, 0, 16, 16, words);
+  for (guint p = 0; p < 40; p++)
+    terrain_node_layer_append (layer, p * 7, p);
+  seeds[0] = save (grid);
+  seeds[1] = save (layer);
+  seeds[2] = make_chunk_bytes (FALSE, 4, 0, 0);
+
+  for (guint f = 0; f < 3; f++)
+    for (guint round = 0; round < (f == 2 ? 60 : 300); round++)
+      {
+        gsize size;
+        const guint8 *data = g_bytes_get_data (seeds[f], &size);
+        g_autoptr(GByteArray) copy = g_byte_array_new ();
+        g_autoptr(GBytes) mutated = NULL;
+        g_autoptr(GError) error = NULL;
+        g_autoptr(TerrainDocument) doc = NULL;
+        guint kind = g_rand_int_range (rand, 0, 3);
+
+        g_byte_array_append (copy, data, (guint) size);
+        if (kind == 0 || copy->len < 8)
+          for (guint n = g_rand_int_range (rand, 1, 6); n > 0; n--)
+            copy->data[g_rand_int_range (rand, 0, (gint32) copy->len)] ^=
+              (guint8) g_rand_int_range (rand, 1, 256);
+        else if (kind == 1)
+          g_byte_array_set_size (copy, g_rand_int_range (rand, 0, (gint32) copy->len));
+        else
+          for (guint n = g_rand_int_range (rand, 1, 20); n > 0; n--)
+            {
+              guint8 byte = (guint8) g_rand_int (rand);
+              g_byte_array_append (copy, &byte, 1);
+            }
+        mutated = g_bytes_new (copy->data, copy->len);
+
+        doc = terrain_document_load_bytes (mutated, NULL, formats[f], limits, &error);
+        if (doc == NULL)
+          {
+            g_assert_nonnull (error);
+            g_assert_true (error->domain == TERRAIN_ERROR);
+            continue;
+          }
+
+        {
+          g_autoptr(GPtrArray) issues = terrain_document_validate (doc);
+          g_autoptr(JsonNode) first = terrain_document_describe (doc);
+          g_autoptr(JsonNode) second = NULL;
+          g_autoptr(GBytes) written = save (doc);
+          g_autoptr(TerrainDocument) again = NULL;
+
+          for (gsize o = 0; o <= copy->len; o += (f == 2 ? 7 : 1))
+            g_free (terrain_document_describe_offset (doc, o));
+          assert_bytes_equal (written, mutated);
+          again = terrain_document_load_bytes (written, NULL, formats[f], limits, &error);
+          g_assert_no_error (error);
+          second = terrain_document_describe (again);
+          g_assert_true (json_node_equal (first, second));
+          g_assert_nonnull (issues);
+        }
+      }
+
+  for (guint f = 0; f < 3; f++)
+    g_bytes_unref (seeds[f]);
+}
+
 /* CLI -------------------------------------------------------------------- */
 
 typedef struct
@@ -2591,6 +2673,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Insomniac/Floor/full-size", test_floor_full_size);
   g_test_add_func ("/Terrain/Insomniac/Floor/errors", test_floor_errors);
   g_test_add_func ("/Terrain/Insomniac/Format/detect", test_formats);
+  g_test_add_func ("/Terrain/Insomniac/Format/mutations", test_mutations);
   g_test_add_func ("/Terrain/Insomniac/Cli/commands", test_cli);
 
   return g_test_run ();

@@ -230,6 +230,8 @@ terrain_atlas_config_encode_body (TerrainAtlasConfig  *self,
  * terrain_atlas_config_get_previous_chunk:
  * @self: a #TerrainAtlasConfig
  *
+ * Gets previousChunk, the offset of the frame this chunk replaced.
+ *
  * Returns: previousChunk, the offset of the frame this chunk replaced, or 0
  */
 guint32
@@ -261,6 +263,8 @@ terrain_atlas_config_set_previous_chunk (TerrainAtlasConfig *self,
  * terrain_atlas_config_get_n_entries:
  * @self: a #TerrainAtlasConfig
  *
+ * Gets the number of key/value entries.
+ *
  * Returns: the number of key/value entries
  */
 guint
@@ -276,6 +280,8 @@ terrain_atlas_config_get_n_entries (TerrainAtlasConfig *self)
  * @self: a #TerrainAtlasConfig
  * @index: an entry index; 0 is the newest
  * @length: (out) (optional): the key's length in bytes
+ *
+ * Gets the key of entry @index as stored.
  *
  * Returns: (transfer none): the key bytes, followed by a NUL that is not
  *   part of them
@@ -301,6 +307,8 @@ terrain_atlas_config_get_key (TerrainAtlasConfig *self,
  * @self: a #TerrainAtlasConfig
  * @index: an entry index; 0 is the newest
  * @length: (out) (optional): the value's length in bytes
+ *
+ * Gets the value of entry @index as stored.
  *
  * Returns: (transfer none): the value bytes, followed by a NUL that is not
  *   part of them

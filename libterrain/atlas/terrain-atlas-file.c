@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "terrain-atlas-file.h"
@@ -600,6 +601,8 @@ terrain_atlas_file_new (void)
  * terrain_atlas_file_get_n_tocs:
  * @self: a #TerrainAtlasFile
  *
+ * Gets NUM_TOCs, the number of TOCs in the file.
+ *
  * Returns: NUM_TOCs
  */
 guint
@@ -614,6 +617,8 @@ terrain_atlas_file_get_n_tocs (TerrainAtlasFile *self)
  * terrain_atlas_file_get_toc:
  * @self: a #TerrainAtlasFile
  * @index: a TOC slot, in serialised order from 0
+ *
+ * Gets the TOC in slot @index.
  *
  * Returns: (transfer none): the TOC
  */
@@ -631,6 +636,8 @@ terrain_atlas_file_get_toc (TerrainAtlasFile *self,
  * terrain_atlas_file_get_tocs:
  * @self: a #TerrainAtlasFile
  *
+ * Gets the TOCs as a list model.
+ *
  * Returns: (transfer none): the TOCs, a #GListModel of #TerrainAtlasToc
  */
 GListModel *
@@ -646,6 +653,8 @@ terrain_atlas_file_get_tocs (TerrainAtlasFile *self)
  * @self: a #TerrainAtlasFile
  * @kind: a kind of TOC
  * @nth: which of the TOCs of @kind, from 0
+ *
+ * Finds the slot of the @nth TOC of @kind.
  *
  * Returns: the slot of the @nth TOC of @kind, or -1
  */
@@ -716,6 +725,8 @@ compute_toc_region_size (TerrainAtlasFile *self)
  * terrain_atlas_file_get_toc_region_size:
  * @self: a #TerrainAtlasFile
  *
+ * Gets the size of the TOC prefix of the file.
+ *
  * Returns: the size of the TOC prefix: the magic, the TOC count and every
  *   TOC (0x1DA2 for the file of §8)
  */
@@ -730,6 +741,8 @@ terrain_atlas_file_get_toc_region_size (TerrainAtlasFile *self)
 /**
  * terrain_atlas_file_get_size:
  * @self: a #TerrainAtlasFile
+ *
+ * Gets the size the file has now.
  *
  * Returns: the size the file has now: the bytes read plus the frames edits
  *   appended; for a file made in memory, the TOC region only (chunks are
@@ -837,6 +850,8 @@ terrain_atlas_file_get_chunk_frame (TerrainAtlasFile  *self,
  * @toc: a TOC slot
  * @stub: a stub index in that TOC
  * @error: return location for a #GError
+ *
+ * Reads the body of the chunk a stub refers to.
  *
  * Returns: (transfer full) (nullable): the bodySize bytes between the
  *   frame's head and tail markers, or %NULL as for
@@ -2013,6 +2028,144 @@ terrain_atlas_file_render_image (TerrainDocument  *document,
   return NULL;
 }
 
+/* Pixels per leaf chunk side in the exported height grid. */
+#define HEIGHTS_PER_LEAF 64
+#define HEIGHTS_MAX_SIDE 4096
+
+/* Rasterises one triangle's heights into @grid (side x side floats over
+ * @extent, row 0 at the lowest Y). */
+static void
+raster_triangle (gfloat                *grid,
+                 guint                  side,
+                 const TerrainAtlasBox *extent,
+                 const gfloat          *a,
+                 const gfloat          *b,
+                 const gfloat          *c)
+{
+  double sx = (side - 1) / MAX ((double) extent->max[0] - extent->min[0], 1e-9);
+  double sy = (side - 1) / MAX ((double) extent->max[1] - extent->min[1], 1e-9);
+  double ax = (a[0] - extent->min[0]) * sx, ay = (a[1] - extent->min[1]) * sy;
+  double bx = (b[0] - extent->min[0]) * sx, by = (b[1] - extent->min[1]) * sy;
+  double cx = (c[0] - extent->min[0]) * sx, cy = (c[1] - extent->min[1]) * sy;
+  double area = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+  double x0 = MAX (0, floor (MIN (MIN (ax, bx), cx)));
+  double x1 = MIN (side - 1, ceil (MAX (MAX (ax, bx), cx)));
+  double y0 = MAX (0, floor (MIN (MIN (ay, by), cy)));
+  double y1 = MIN (side - 1, ceil (MAX (MAX (ay, by), cy)));
+
+  if (!(fabs (area) > 1e-12))
+    return;
+
+  for (double y = y0; y <= y1; y++)
+    for (double x = x0; x <= x1; x++)
+      {
+        double wa = ((bx - x) * (cy - y) - (cx - x) * (by - y)) / area;
+        double wb = ((cx - x) * (ay - y) - (ax - x) * (cy - y)) / area;
+        double wc = 1.0 - wa - wb;
+
+        if (wa < -1e-9 || wb < -1e-9 || wc < -1e-9)
+          continue;
+        grid[(gsize) y * side + (gsize) x] = (gfloat) (wa * a[2] + wb * b[2] + wc * c[2]);
+      }
+}
+
+/* The heights of the first geometry tree's leaves, rasterised (non-skirt
+ * triangles) into a square grid over their XY extent, 64 samples per leaf
+ * side up to 4096: column = X, row 0 = lowest Y, grey = Z scaled from the
+ * leaves' lowest (0) to highest (65535) vertex; uncovered samples are 0. */
+static TerrainImage *
+terrain_atlas_file_export_heights (TerrainDocument  *document,
+                                   GError          **error)
+{
+  TerrainAtlasFile *self = TERRAIN_ATLAS_FILE (document);
+  g_autoptr(GPtrArray) leaves = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(TerrainImage) image = NULL;
+  g_autofree gfloat *grid = NULL;
+  TerrainAtlasBox extent = { { 0 } };
+  TerrainAtlasToc *toc;
+  gint t = terrain_atlas_file_find_toc (self, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  guint32 depth, side;
+  guint8 *pixels;
+  gboolean any = FALSE;
+
+  if (t < 0 || (depth = terrain_atlas_toc_get_tree_depth (get_toc (self, (guint) t))) == 0)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                           "Atlas: no geometry tree to take heights from");
+      return NULL;
+    }
+  toc = get_toc (self, (guint) t);
+
+  for (guint64 s = terrain_quadtree_node_count (depth - 1);
+       s < MIN (terrain_quadtree_node_count (depth), terrain_atlas_toc_get_n_stubs (toc)); s++)
+    {
+      TerrainAtlasGeometry *geometry;
+      TerrainAtlasBox box;
+
+      if (!stub_has_chunk (terrain_atlas_toc_get_stub_data (toc, (guint) s)))
+        continue;
+      geometry = terrain_atlas_file_get_geometry (self, (guint) t, (guint) s, error);
+      if (geometry == NULL)
+        return NULL;
+      g_ptr_array_add (leaves, geometry);
+      if (!terrain_atlas_geometry_compute_bounds (geometry, &box))
+        continue;
+      if (any)
+        terrain_atlas_box_union (&extent, &box);
+      else
+        extent = box;
+      any = TRUE;
+    }
+  if (!any)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                           "Atlas: the geometry tree has no leaf vertices");
+      return NULL;
+    }
+
+  side = MIN ((guint32) HEIGHTS_MAX_SIDE, MIN (self->limits.max_image_side,
+                                               (guint32) HEIGHTS_PER_LEAF << MIN (depth - 1, 12)));
+  if (!terrain_limits_check_alloc (&self->limits, (guint64) side * side, sizeof (gfloat),
+                                   "height grid", "Atlas", 0, error))
+    return NULL;
+  image = terrain_image_new (TERRAIN_IMAGE_GRAY16, side, side, error);
+  if (image == NULL)
+    return NULL;
+  grid = g_new (gfloat, (gsize) side * side);
+  for (gsize i = 0; i < (gsize) side * side; i++)
+    grid[i] = NAN;
+
+  for (guint i = 0; i < leaves->len; i++)
+    {
+      TerrainAtlasGeometry *geometry = g_ptr_array_index (leaves, i);
+      guint n_vertices, n_indices, end;
+      const TerrainAtlasVertex *v = terrain_atlas_geometry_get_vertices (geometry, &n_vertices);
+      const guint16 *index = terrain_atlas_geometry_get_indices (geometry, &n_indices);
+
+      end = n_indices - MIN (n_indices, terrain_atlas_geometry_get_skirt_skip_count (geometry));
+      for (guint k = 0; k + 2 < end; k += 3)
+        if (index[k] < n_vertices && index[k + 1] < n_vertices && index[k + 2] < n_vertices)
+          raster_triangle (grid, side, &extent, v[index[k]].point, v[index[k + 1]].point,
+                           v[index[k + 2]].point);
+    }
+
+  pixels = terrain_image_get_data (image, NULL);
+  for (guint32 y = 0; y < side; y++)
+    for (guint32 x = 0; x < side; x++)
+      {
+        gfloat z = grid[(gsize) y * side + x];
+        double range = (double) extent.max[2] - extent.min[2];
+        guint16 value = 0;
+
+        if (!isnan (z))
+          value = (guint16) CLAMP (range > 0 ? (z - extent.min[2]) / range * 65535.0 + 0.5 : 0,
+                                   0, 65535);
+        memcpy (pixels + (gsize) y * terrain_image_get_stride (image) + 2 * (gsize) x, &value, 2);
+      }
+
+  return g_steal_pointer (&image);
+}
+
 /* Whether an ATSP frame starts at @offset of the source (for history). */
 static gboolean
 history_frame_at (TerrainAtlasFile *self,
@@ -2317,6 +2470,9 @@ check_previous_chunk (TerrainAtlasFile   *self,
     return;
   if (previous >= self->toc_region_size && history_frame_at (self, previous, &length))
     return;
+  /* A frame an earlier edit appended. */
+  if (previous >= self->source_size && previous < self->source_size + self->appended_size)
+    return;
   terrain_atlas_issues_add (issues, "previous-chunk", TERRAIN_SEVERITY_INFO, where,
                             data->offset, stub,
                             "previousChunk %u does not point at a chunk frame of this file "
@@ -2460,6 +2616,7 @@ terrain_atlas_file_class_init (TerrainAtlasFileClass *klass)
   document_class->validate = terrain_atlas_file_validate;
   document_class->describe = terrain_atlas_file_describe;
   document_class->render_image = terrain_atlas_file_render_image;
+  document_class->export_heights = terrain_atlas_file_export_heights;
   document_class->describe_offset = terrain_atlas_file_describe_offset;
 }
 

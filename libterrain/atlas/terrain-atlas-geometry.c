@@ -58,6 +58,8 @@ G_DEFINE_BOXED_TYPE (TerrainAtlasBox, terrain_atlas_box,
  * terrain_atlas_box_copy:
  * @box: a #TerrainAtlasBox
  *
+ * Copies @box.
+ *
  * Returns: (transfer full): a copy of @box
  */
 TerrainAtlasBox *
@@ -107,6 +109,8 @@ terrain_atlas_box_union (TerrainAtlasBox       *box,
  * terrain_atlas_box_contains:
  * @box: a box
  * @other: another box
+ *
+ * Checks whether @other lies inside @box.
  *
  * Returns: %TRUE if @other lies inside @box (faces may touch)
  */
@@ -659,6 +663,8 @@ terrain_atlas_geometry_encode_body (TerrainAtlasGeometry  *self,
  * terrain_atlas_geometry_copy:
  * @self: a #TerrainAtlasGeometry
  *
+ * Copies @self into an independent chunk.
+ *
  * Returns: (transfer full): an independent copy of @self
  */
 TerrainAtlasGeometry *
@@ -700,6 +706,8 @@ terrain_atlas_geometry_copy (TerrainAtlasGeometry *self)
  * terrain_atlas_geometry_get_source_version:
  * @self: a #TerrainAtlasGeometry
  *
+ * Gets the resource version the chunk was decoded from.
+ *
  * Returns: the resource version the chunk was decoded from, or
  *   %TERRAIN_ATLAS_VERSION for a chunk made in memory
  */
@@ -714,6 +722,8 @@ terrain_atlas_geometry_get_source_version (TerrainAtlasGeometry *self)
 /**
  * terrain_atlas_geometry_get_previous_chunk:
  * @self: a #TerrainAtlasGeometry
+ *
+ * Gets previousChunk, the offset of the frame this chunk replaced.
  *
  * Returns: previousChunk: the absolute offset of the frame this chunk
  *   replaced (history), or 0 for a first write (§2)
@@ -805,6 +815,8 @@ terrain_atlas_geometry_compute_bounds (TerrainAtlasGeometry *self,
  * terrain_atlas_geometry_get_n_vertices:
  * @self: a #TerrainAtlasGeometry
  *
+ * Gets mVertCount, the number of vertices.
+ *
  * Returns: mVertCount
  */
 guint
@@ -819,6 +831,8 @@ terrain_atlas_geometry_get_n_vertices (TerrainAtlasGeometry *self)
  * terrain_atlas_geometry_get_vertices:
  * @self: a #TerrainAtlasGeometry
  * @n_vertices: (out) (optional): the number of vertices
+ *
+ * Gets the vertices in the canonical field set.
  *
  * Returns: (transfer none) (array length=n_vertices): the vertices in the
  *   canonical field set, valid until @self changes
@@ -882,6 +896,8 @@ terrain_atlas_geometry_set_vertex_height (TerrainAtlasGeometry *self,
  * terrain_atlas_geometry_get_n_indices:
  * @self: a #TerrainAtlasGeometry
  *
+ * Gets mIndexCount, the number of triangle-strip indices.
+ *
  * Returns: mIndexCount
  */
 guint
@@ -917,6 +933,8 @@ terrain_atlas_geometry_get_indices (TerrainAtlasGeometry *self,
 /**
  * terrain_atlas_geometry_get_skirt_skip_count:
  * @self: a #TerrainAtlasGeometry
+ *
+ * Gets mSkirtSkipCount, the number of trailing skirt indices.
  *
  * Returns: mSkirtSkipCount, the number of trailing skirt indices
  */
@@ -958,6 +976,8 @@ terrain_atlas_geometry_set_indices (TerrainAtlasGeometry *self,
  * terrain_atlas_geometry_has_collision:
  * @self: a #TerrainAtlasGeometry
  *
+ * Checks whether the chunk carries a collision block.
+ *
  * Returns: %TRUE if the chunk carries a collision block (flag 0xDF, version
  *   120 and later)
  */
@@ -973,6 +993,8 @@ terrain_atlas_geometry_has_collision (TerrainAtlasGeometry *self)
  * terrain_atlas_geometry_get_collision_depth:
  * @self: a #TerrainAtlasGeometry
  *
+ * Gets mColTreeDepth, the depth of the collision quadtree.
+ *
  * Returns: mColTreeDepth (commonly 4: 8x8 bins), or 0 without collision
  */
 guint32
@@ -984,7 +1006,7 @@ terrain_atlas_geometry_get_collision_depth (TerrainAtlasGeometry *self)
 }
 
 /**
- * terrain_atlas_geometry_get_collision_tree:
+ * terrain_atlas_geometry_get_collision_tree: (skip)
  * @self: a #TerrainAtlasGeometry
  * @n_nodes: (out) (optional): nodeCount(mColTreeDepth)
  *

@@ -69,6 +69,8 @@ data (TerrainAtlasStub *self)
  * terrain_atlas_stub_get_toc:
  * @self: a #TerrainAtlasStub
  *
+ * Gets the TOC holding the stub.
+ *
  * Returns: (transfer none): the TOC holding the stub
  */
 TerrainAtlasToc *
@@ -82,6 +84,8 @@ terrain_atlas_stub_get_toc (TerrainAtlasStub *self)
 /**
  * terrain_atlas_stub_get_index:
  * @self: a #TerrainAtlasStub
+ *
+ * Gets the stub's index in its TOC.
  *
  * Returns: the stub's index in its TOC
  */
@@ -121,6 +125,8 @@ terrain_atlas_stub_get_node (TerrainAtlasStub *self,
  * terrain_atlas_stub_has_chunk:
  * @self: a #TerrainAtlasStub
  *
+ * Checks whether the stub refers to a chunk.
+ *
  * Returns: %TRUE if the stub refers to a chunk; %FALSE for an empty stub
  *   (offset and length 0)
  */
@@ -135,6 +141,8 @@ terrain_atlas_stub_has_chunk (TerrainAtlasStub *self)
 /**
  * terrain_atlas_stub_get_offset:
  * @self: a #TerrainAtlasStub
+ *
+ * Gets the absolute file offset of the chunk frame.
  *
  * Returns: the absolute file offset of the chunk frame; 0 for an empty stub
  *   and for chunks of a file made in memory, whose layout is decided when it
@@ -152,6 +160,8 @@ terrain_atlas_stub_get_offset (TerrainAtlasStub *self)
  * terrain_atlas_stub_get_length:
  * @self: a #TerrainAtlasStub
  *
+ * Gets the length of the complete chunk frame.
+ *
  * Returns: the length of the complete chunk frame: bodySize + 16 (§2)
  */
 guint32
@@ -165,6 +175,8 @@ terrain_atlas_stub_get_length (TerrainAtlasStub *self)
 /**
  * terrain_atlas_stub_get_generation:
  * @self: a #TerrainAtlasStub
+ *
+ * Gets the stub's modification counter.
  *
  * Returns: the modification counter, incremented by each write of the
  *   stub's chunk
@@ -260,6 +272,8 @@ terrain_atlas_stub_dup_name (TerrainAtlasStub *self)
 /**
  * terrain_atlas_stub_get_record_offset:
  * @self: a #TerrainAtlasStub
+ *
+ * Gets the byte offset of the stub record in the file its TOC was read from.
  *
  * Returns: the byte offset of the stub record in the file its TOC was read
  *   from, or -1 for a TOC made in memory

@@ -100,8 +100,8 @@ terrain_atlas_texture_new_from_body (GBytes   *body,
 
   g_return_val_if_fail (body != NULL, NULL);
 
-  terrain_reader_init (&reader, body, "Atlas texture chunk");
-  reader.base = body_offset;
+  terrain_reader_init_data (&reader, g_bytes_get_data (body, NULL), g_bytes_get_size (body),
+                            body_offset, "Atlas texture chunk");
   if (!terrain_reader_read_u8 (&reader, &format, error))
     {
       g_prefix_error (error, "mFormat: ");
@@ -116,6 +116,8 @@ terrain_atlas_texture_new_from_body (GBytes   *body,
  * terrain_atlas_texture_encode_body:
  * @self: a #TerrainAtlasTexture
  * @error: return location for a #GError
+ *
+ * Serialises the chunk body: the format byte and the encoded image.
  *
  * Returns: (transfer full) (nullable): the body: the format byte followed
  *   by the encoded image
@@ -142,6 +144,8 @@ terrain_atlas_texture_encode_body (TerrainAtlasTexture  *self,
  * terrain_atlas_texture_get_format:
  * @self: a #TerrainAtlasTexture
  *
+ * Gets mFormat, the encoding of the image stream.
+ *
  * Returns: mFormat, normally a #TerrainAtlasTextureFormat; other values are
  *   kept and reported by validation
  */
@@ -157,6 +161,8 @@ terrain_atlas_texture_get_format (TerrainAtlasTexture *self)
  * terrain_atlas_texture_get_data:
  * @self: a #TerrainAtlasTexture
  *
+ * Gets the encoded image stream.
+ *
  * Returns: (transfer none): the encoded image stream
  */
 GBytes *
@@ -170,6 +176,8 @@ terrain_atlas_texture_get_data (TerrainAtlasTexture *self)
 /**
  * terrain_atlas_texture_get_extension:
  * @self: a #TerrainAtlasTexture
+ *
+ * Gets the file extension that suits the encoded image.
  *
  * Returns: the file extension of the encoded image: "jpg", "png", "dds", or
  *   "bin" for an unknown format

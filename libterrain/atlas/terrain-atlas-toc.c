@@ -150,6 +150,8 @@ terrain_atlas_toc_new (TerrainAtlasTocKind kind,
  * terrain_atlas_toc_kind_to_tag:
  * @kind: a #TerrainAtlasTocKind
  *
+ * Gets the tag that names a kind of TOC in a file.
+ *
  * Returns: the kind tag as serialised: "Geom", "Tex" or "Config"
  */
 const char *
@@ -202,6 +204,8 @@ terrain_atlas_toc_get_serialized_size (TerrainAtlasToc *self)
 /**
  * terrain_atlas_toc_get_size:
  * @self: a #TerrainAtlasToc
+ *
+ * Gets the TOC's serialised size in bytes.
  *
  * Returns: the TOC's serialised size in bytes: kind tag, prefix, common
  *   body and every stub (§1)
@@ -478,6 +482,8 @@ terrain_atlas_toc_stub_changed (TerrainAtlasToc *self,
  * terrain_atlas_toc_get_kind:
  * @self: a #TerrainAtlasToc
  *
+ * Gets the TOC's kind.
+ *
  * Returns: the TOC's kind
  */
 TerrainAtlasTocKind
@@ -492,6 +498,8 @@ terrain_atlas_toc_get_kind (TerrainAtlasToc *self)
  * terrain_atlas_toc_get_tag:
  * @self: a #TerrainAtlasToc
  *
+ * Gets the TOC's kind tag.
+ *
  * Returns: the kind tag: "Geom", "Tex" or "Config"
  */
 const char *
@@ -505,6 +513,8 @@ terrain_atlas_toc_get_tag (TerrainAtlasToc *self)
 /**
  * terrain_atlas_toc_get_version:
  * @self: a #TerrainAtlasToc
+ *
+ * Gets csmVersion, the resource version of the TOC.
  *
  * Returns: csmVersion, the resource version that selects the stub and chunk
  *   layouts (§7)
@@ -521,6 +531,8 @@ terrain_atlas_toc_get_version (TerrainAtlasToc *self)
  * terrain_atlas_toc_get_tree_depth:
  * @self: a #TerrainAtlasToc
  *
+ * Gets treeDepth, the number of quadtree levels.
+ *
  * Returns: treeDepth: levels 0 to treeDepth - 1 (0 for the observed Config
  *   TOC)
  */
@@ -536,6 +548,8 @@ terrain_atlas_toc_get_tree_depth (TerrainAtlasToc *self)
  * terrain_atlas_toc_is_quadtree:
  * @self: a #TerrainAtlasToc
  *
+ * Checks whether the TOC's stubs are quadtree nodes.
+ *
  * Returns: %TRUE for geometry and texture TOCs, whose stubs are quadtree
  *   nodes; %FALSE for Config TOCs, which are named lists
  */
@@ -550,6 +564,8 @@ terrain_atlas_toc_is_quadtree (TerrainAtlasToc *self)
 /**
  * terrain_atlas_toc_get_goal_batch_size:
  * @self: a #TerrainAtlasToc
+ *
+ * Gets mGoalBatchSize of a geometry TOC.
  *
  * Returns: mGoalBatchSize of a geometry TOC (the decimation target of
  *   TGEA's generator), 0 for other kinds
@@ -638,6 +654,8 @@ terrain_atlas_toc_set_name_width (TerrainAtlasToc *self,
 /**
  * terrain_atlas_toc_get_n_stubs:
  * @self: a #TerrainAtlasToc
+ *
+ * Gets stubCount, the number of stubs in the TOC.
  *
  * Returns: stubCount
  */
@@ -804,6 +822,8 @@ terrain_atlas_toc_set_stub_legacy_position (TerrainAtlasToc *self,
  * terrain_atlas_toc_get_file_offset:
  * @self: a #TerrainAtlasToc
  *
+ * Gets the byte offset of the TOC in the file it was read from.
+ *
  * Returns: the byte offset of the TOC's tag length in the file it was read
  *   from, or -1 for a TOC made in memory
  */
@@ -819,6 +839,8 @@ terrain_atlas_toc_get_file_offset (TerrainAtlasToc *self)
  * terrain_atlas_toc_get_stub_file_offset:
  * @self: a #TerrainAtlasToc
  * @index: a stub index
+ *
+ * Gets the byte offset of a stub record in the file the TOC was read from.
  *
  * Returns: the byte offset of a stub record in the file the TOC was read
  *   from (the stub's own position is not stored, §1), or -1 for a TOC made

@@ -674,6 +674,8 @@ terrain_chu_file_new_from_bytes (GBytes               *bytes,
  * terrain_chu_file_get_variant:
  * @self: a #TerrainChuFile
  *
+ * Gets which of the two CHU layouts the file uses.
+ *
  * Returns: which of the two CHU layouts the file uses
  */
 TerrainChuVariant
@@ -687,6 +689,8 @@ terrain_chu_file_get_variant (TerrainChuFile *self)
 /**
  * terrain_chu_file_get_version:
  * @self: a #TerrainChuFile
+ *
+ * Gets the version word.
  *
  * Returns: the version word: %TERRAIN_CHU_VERSION (400) or
  *   %TERRAIN_CHU_VERSION_ULRICH (9)
@@ -703,6 +707,8 @@ terrain_chu_file_get_version (TerrainChuFile *self)
  * terrain_chu_file_get_tree_depth:
  * @self: a #TerrainChuFile
  *
+ * Gets the number of tree levels.
+ *
  * Returns: the number of tree levels (at least 1)
  */
 guint
@@ -716,6 +722,8 @@ terrain_chu_file_get_tree_depth (TerrainChuFile *self)
 /**
  * terrain_chu_file_get_base_max_error:
  * @self: a #TerrainChuFile
+ *
+ * Gets the header's base maximum error.
  *
  * Returns: the header's base maximum error (probably the LOD error of the
  *   root chunk; its exact use is unconfirmed)
@@ -732,6 +740,8 @@ terrain_chu_file_get_base_max_error (TerrainChuFile *self)
  * terrain_chu_file_get_vertical_scale:
  * @self: a #TerrainChuFile
  *
+ * Gets the vertical scale of the quantised heights.
+ *
  * Returns: world height units per quantised height unit
  */
 gfloat
@@ -746,6 +756,8 @@ terrain_chu_file_get_vertical_scale (TerrainChuFile *self)
  * terrain_chu_file_get_leaf_dimensions:
  * @self: a #TerrainChuFile
  *
+ * Gets the world X/Y width of one leaf chunk.
+ *
  * Returns: the world X/Y width of one leaf (deepest-level) chunk
  */
 gfloat
@@ -759,6 +771,8 @@ terrain_chu_file_get_leaf_dimensions (TerrainChuFile *self)
 /**
  * terrain_chu_file_get_terrain_size:
  * @self: a #TerrainChuFile
+ *
+ * Gets the world width (and height) of the whole terrain.
  *
  * Returns: the world width (and height) of the whole terrain,
  *   leafDimensions × 2^(treeDepth-1) (§9b)
@@ -775,6 +789,8 @@ terrain_chu_file_get_terrain_size (TerrainChuFile *self)
  * terrain_chu_file_get_col_tree_depth:
  * @self: a #TerrainChuFile
  *
+ * Gets the collision-tree depth used by chunks with collision data.
+ *
  * Returns: the collision-tree depth used by chunks with collision data
  *   (`CHU3`; 0 for Ulrich's files, which have none)
  */
@@ -790,6 +806,8 @@ terrain_chu_file_get_col_tree_depth (TerrainChuFile *self)
  * terrain_chu_file_get_n_stubs:
  * @self: a #TerrainChuFile
  *
+ * Gets the number of stubs.
+ *
  * Returns: the number of stubs, nodeCount(treeDepth)
  */
 guint
@@ -804,6 +822,8 @@ terrain_chu_file_get_n_stubs (TerrainChuFile *self)
  * terrain_chu_file_get_stub:
  * @self: a #TerrainChuFile
  * @index: stub index in file order, below [method@Terrain.ChuFile.get_n_stubs]
+ *
+ * Gets stub @index.
  *
  * Returns: (transfer none): the stub
  */
@@ -821,6 +841,8 @@ terrain_chu_file_get_stub (TerrainChuFile *self,
  * terrain_chu_file_lookup_label:
  * @self: a #TerrainChuFile
  * @label: a node label
+ *
+ * Finds the stub carrying a node label.
  *
  * Returns: the index of the stub carrying @label, or -1 when @label lies
  *   outside the tree
@@ -974,6 +996,8 @@ terrain_chu_file_get_chunk (TerrainChuFile  *self,
 /**
  * terrain_chu_chunk_copy:
  * @chunk: a #TerrainChuChunk
+ *
+ * Copies @chunk, with its arrays.
  *
  * Returns: (transfer full): a deep copy of @chunk
  */

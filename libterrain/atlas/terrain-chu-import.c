@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -381,7 +382,9 @@ import_textures (TerrainAtlasFile  *atlas,
  * [func@Terrain.chu_import_bounds] (leaves to root) into both chunk and
  * stub, stubs end with sentinel 0xD0, and generation and previousChunk are
  * 0. CHU collision blocks are dropped; with %TERRAIN_CHU_IMPORT_COLLISION
- * the leaves get collision regenerated from their triangles.
+ * the leaves get collision regenerated from their triangles, at the CHU
+ * header's collision-tree depth (or %TERRAIN_CHU_IMPORT_COLLISION_DEPTH when
+ * it names none, or one deeper than Atlas accepts).
  *
  * Textures: the TOC has the TQT tree depth; Atlas stub (level, x, y) takes
  * table entry nodeID(level, y, x); DDS tiles become mFormat 2 chunks with
@@ -390,8 +393,10 @@ import_textures (TerrainAtlasFile  *atlas,
  *
  * Returns: (transfer full) (nullable): the Atlas file, in memory (save it
  *   with [method@Terrain.Document.save]), or %NULL with a %TERRAIN_ERROR
- *   set: %TERRAIN_ERROR_INVALID_VALUE when neither tree is given or the CHU
- *   leaf dimensions are not finite and positive, %TERRAIN_ERROR_NOT_SUPPORTED
+ *   set: %TERRAIN_ERROR_INVALID_VALUE when neither tree is given, or the CHU
+ *   leaf dimensions are not finite and positive or the leaf dimensions or
+ *   vertical scale give coordinates beyond 32-bit floats,
+ *   %TERRAIN_ERROR_NOT_SUPPORTED
  *   for trees deeper than Atlas allows, %TERRAIN_ERROR_OUT_OF_RANGE for an
  *   index naming no vertex, or an error of the Atlas writer
  */
@@ -418,6 +423,7 @@ terrain_chu_import (TerrainChuFile         *chu,
   if (chu != NULL)
     {
       gfloat leaf = terrain_chu_file_get_leaf_dimensions (chu);
+      gfloat scale = terrain_chu_file_get_vertical_scale (chu);
 
       if (!isfinite (leaf) || leaf <= 0.0f)
         {
@@ -425,6 +431,24 @@ terrain_chu_import (TerrainChuFile         *chu,
                        "CHU header: leaf dimensions %g at byte offset 16 are not finite and "
                        "positive, so the chunks have no size to import",
                        (gdouble) leaf);
+          return NULL;
+        }
+      /* Every F32 the mapping produces must be finite: coordinates reach
+       * about 32769 chunk widths (S16 stub positions), heights 32768 units. */
+      if (terrain_chu_file_get_terrain_size (chu) * 65536.0 > FLT_MAX)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "CHU header: leaf dimensions %g at byte offset 16 are too large for "
+                       "Atlas coordinates (32-bit floats)",
+                       (gdouble) leaf);
+          return NULL;
+        }
+      if (!isfinite (scale) || fabs ((gdouble) scale) * 65536.0 > FLT_MAX)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "CHU header: vertical scale %g at byte offset 12 gives heights that "
+                       "32-bit floats cannot hold",
+                       (gdouble) scale);
           return NULL;
         }
       if (terrain_chu_file_get_tree_depth (chu) > ATLAS_MAX_TREE_DEPTH)

@@ -810,6 +810,8 @@ terrain_tqt_file_new_from_bytes (GBytes               *bytes,
  * terrain_tqt_file_get_version:
  * @self: a #TerrainTqtFile
  *
+ * Gets the version word.
+ *
  * Returns: the version word (1 in Ulrich's files, 2 in TGEA's; no layout
  *   depends on it)
  */
@@ -825,6 +827,8 @@ terrain_tqt_file_get_version (TerrainTqtFile *self)
  * terrain_tqt_file_get_tree_depth:
  * @self: a #TerrainTqtFile
  *
+ * Gets the number of tree levels.
+ *
  * Returns: the number of tree levels
  */
 guint
@@ -838,6 +842,8 @@ terrain_tqt_file_get_tree_depth (TerrainTqtFile *self)
 /**
  * terrain_tqt_file_get_tile_size:
  * @self: a #TerrainTqtFile
+ *
+ * Gets the header's tile size.
  *
  * Returns: the header's tile size, probably the intended square top-mip
  *   side in pixels; the image headers are authoritative
@@ -854,6 +860,8 @@ terrain_tqt_file_get_tile_size (TerrainTqtFile *self)
  * terrain_tqt_file_get_encoding:
  * @self: a #TerrainTqtFile
  *
+ * Gets how the tiles are stored.
+ *
  * Returns: how the tiles are stored
  */
 TerrainTqtEncoding
@@ -867,6 +875,8 @@ terrain_tqt_file_get_encoding (TerrainTqtFile *self)
 /**
  * terrain_tqt_file_get_n_tiles:
  * @self: a #TerrainTqtFile
+ *
+ * Gets the number of offset-table entries.
  *
  * Returns: the number of offset-table entries, nodeCount(treeDepth)
  */
@@ -907,6 +917,8 @@ terrain_tqt_file_lookup_node (TerrainTqtFile *self,
  * terrain_tqt_file_get_tile_offset:
  * @self: a #TerrainTqtFile
  * @entry: offset-table entry, below [method@Terrain.TqtFile.get_n_tiles]
+ *
+ * Gets the tile offset held by entry @entry.
  *
  * Returns: the absolute offset the entry holds
  */

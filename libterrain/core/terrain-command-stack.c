@@ -480,6 +480,8 @@ terrain_command_stack_new (TerrainDocument *document)
  * terrain_command_stack_get_document:
  * @self: a #TerrainCommandStack
  *
+ * Gets the document the stack edits.
+ *
  * Returns: (transfer none) (nullable): the document, see
  *   [property@Terrain.CommandStack:document]
  */
@@ -674,6 +676,8 @@ terrain_command_stack_redo (TerrainCommandStack  *self,
  * terrain_command_stack_get_can_undo:
  * @self: a #TerrainCommandStack
  *
+ * Gets whether there is a step to undo.
+ *
  * Returns: whether [method@Terrain.CommandStack.undo] would undo a step
  */
 gboolean
@@ -688,6 +692,8 @@ terrain_command_stack_get_can_undo (TerrainCommandStack *self)
  * terrain_command_stack_get_can_redo:
  * @self: a #TerrainCommandStack
  *
+ * Gets whether there is a step to redo.
+ *
  * Returns: whether [method@Terrain.CommandStack.redo] would redo a step
  */
 gboolean
@@ -701,6 +707,8 @@ terrain_command_stack_get_can_redo (TerrainCommandStack *self)
 /**
  * terrain_command_stack_get_undo_description:
  * @self: a #TerrainCommandStack
+ *
+ * Gets the description of the step that would be undone.
  *
  * Returns: (nullable): the description of the step that would be undone
  */
@@ -719,6 +727,8 @@ terrain_command_stack_get_undo_description (TerrainCommandStack *self)
  * terrain_command_stack_get_redo_description:
  * @self: a #TerrainCommandStack
  *
+ * Gets the description of the step that would be redone.
+ *
  * Returns: (nullable): the description of the step that would be redone
  */
 const char *
@@ -736,6 +746,8 @@ terrain_command_stack_get_redo_description (TerrainCommandStack *self)
  * terrain_command_stack_get_undo_depth:
  * @self: a #TerrainCommandStack
  *
+ * Gets the number of steps that can be undone.
+ *
  * Returns: the number of steps that can be undone (a user action and a
  *   run of merged commands count as one)
  */
@@ -750,6 +762,8 @@ terrain_command_stack_get_undo_depth (TerrainCommandStack *self)
 /**
  * terrain_command_stack_get_redo_depth:
  * @self: a #TerrainCommandStack
+ *
+ * Gets the number of steps that can be redone.
  *
  * Returns: the number of steps that can be redone
  */
@@ -853,6 +867,8 @@ terrain_command_stack_end_user_action (TerrainCommandStack *self)
  * terrain_command_stack_get_in_user_action:
  * @self: a #TerrainCommandStack
  *
+ * Gets whether a user action is open.
+ *
  * Returns: whether a user action is open
  */
 gboolean
@@ -881,6 +897,8 @@ terrain_command_stack_seal (TerrainCommandStack *self)
 /**
  * terrain_command_stack_get_clean:
  * @self: a #TerrainCommandStack
+ *
+ * Gets whether the document is at its saved point.
  *
  * Returns: whether the document is at its saved point, see
  *   [property@Terrain.CommandStack:clean]
@@ -942,6 +960,8 @@ terrain_command_stack_clear (TerrainCommandStack *self)
 /**
  * terrain_command_stack_get_max_depth:
  * @self: a #TerrainCommandStack
+ *
+ * Gets the number of undo steps kept.
  *
  * Returns: the number of steps kept, 0 for all
  */

@@ -197,6 +197,8 @@ terrain_command_init (TerrainCommand *self)
  * terrain_command_get_document:
  * @self: a #TerrainCommand
  *
+ * Gets the document the command edits.
+ *
  * Returns: (transfer none) (nullable): the document the command edits
  */
 TerrainDocument *
@@ -212,6 +214,8 @@ terrain_command_get_document (TerrainCommand *self)
 /**
  * terrain_command_get_description:
  * @self: a #TerrainCommand
+ *
+ * Gets the command's description.
  *
  * Returns: (nullable): the command's description, see
  *   [property@Terrain.Command:description]
@@ -252,6 +256,8 @@ terrain_command_set_description (TerrainCommand *self,
 /**
  * terrain_command_get_applied:
  * @self: a #TerrainCommand
+ *
+ * Gets whether the command's edit is in effect.
  *
  * Returns: whether the command's edit is in effect, see
  *   [property@Terrain.Command:applied]

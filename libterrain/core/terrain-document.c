@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "terrain-document.h"
 #include "terrain-document-private.h"
 #include "terrain-enums.h"
@@ -21,6 +23,18 @@ typedef struct
   guint modified : 1;
 } TerrainDocumentPrivate;
 
+/**
+ * TerrainDocument:
+ *
+ * A file libterrain has read or made: the abstract base of every format's
+ * model ([class@Terrain.TntMap], [class@Terrain.AtlasFile], ...).
+ *
+ * A document remembers the bytes it was read from
+ * ([method@Terrain.Document.get_source_bytes]) and the file it belongs to,
+ * tracks whether it was edited, and saves atomically
+ * ([method@Terrain.Document.save]); unedited, it writes back the very bytes
+ * it read. Open any supported file with [func@Terrain.Document.load].
+ */
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TerrainDocument, terrain_document, G_TYPE_OBJECT)
 
 enum {
@@ -223,7 +237,7 @@ terrain_document_set_source (TerrainDocument *self,
  * @bytes: a file's contents
  * @filename: (nullable): the file's name, used for its extension
  * @format: the format, or %TERRAIN_FORMAT_UNKNOWN to detect it with
- *   [func@Terrain.format_detect]
+ *   [func@Terrain.Format.detect]
  * @limits: (nullable): allocation limits, or %NULL for the defaults
  * @error: return location for a #GError
  *
@@ -333,9 +347,108 @@ terrain_document_load_as (GFile                *file,
   return document;
 }
 
+/* Opens @inner inside the archive @container. */
+static TerrainDocument *
+load_member (GFile                *container,
+             const char           *inner,
+             TerrainFormat         format,
+             const TerrainLimits  *limits,
+             GCancellable         *cancellable,
+             GError              **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) member = NULL;
+  g_autofree char *name = g_file_get_basename (container);
+  g_autofree char *shown = g_file_get_parse_name (container);
+  const char *base;
+  TerrainFormat container_format;
+
+  bytes = terrain_file_load_bytes (container, cancellable, error);
+  if (bytes == NULL)
+    return NULL;
+
+  container_format = terrain_format_detect (bytes, name);
+  if (!terrain_format_is_container (container_format))
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "%s: not an archive (%s), so \"%s\" cannot be opened inside it",
+                   shown, terrain_format_get_description (container_format), inner);
+      return NULL;
+    }
+
+  member = terrain_format_read_member (container_format, bytes, inner, limits, error);
+  if (member == NULL)
+    {
+      g_prefix_error (error, "%s: ", shown);
+      return NULL;
+    }
+
+  base = strrchr (inner, '/');
+  if (base == NULL || strrchr (inner, '\\') > base)
+    base = strrchr (inner, '\\');
+  return terrain_document_load_bytes (member, base != NULL ? base + 1 : inner, format, limits,
+                                      error);
+}
+
+/**
+ * terrain_document_load_path:
+ * @spec: a file's path or URI, or `ARCHIVE:path/inside` for a file inside an
+ *   archive (e.g. `mymaps.hpi:maps/ban.tnt`)
+ * @format: the file's format, or %TERRAIN_FORMAT_UNKNOWN to detect it
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Opens a file named the way the command line names it. When @spec names an
+ * existing file, this is [func@Terrain.Document.load_as]. Otherwise, at each
+ * `:` from the left, if what comes before it is an existing archive (an HPI
+ * file: `.hpi`, `.ufo`, `.ccx`, `.gp3`), the rest is the path of a file
+ * inside it (case-insensitive, `/` or `\\` between names), which is decoded
+ * and opened as a document of its own. Such a document has no
+ * [property@Terrain.Document:file]: saving it needs a destination.
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with a
+ *   %TERRAIN_ERROR set: %TERRAIN_ERROR_IO when neither the file nor the
+ *   file inside the archive exists, %TERRAIN_ERROR_NOT_SUPPORTED when the
+ *   part before `:` is a file but not an archive, or the archive's or the
+ *   loader's error
+ */
+TerrainDocument *
+terrain_document_load_path (const char           *spec,
+                            TerrainFormat         format,
+                            const TerrainLimits  *limits,
+                            GCancellable         *cancellable,
+                            GError              **error)
+{
+  g_autoptr(GFile) file = NULL;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  file = g_file_new_for_commandline_arg (spec);
+  if (strchr (spec, ':') != NULL && !g_file_query_exists (file, cancellable))
+    {
+      for (const char *colon = strchr (spec, ':'); colon != NULL; colon = strchr (colon + 1, ':'))
+        {
+          g_autofree char *prefix = g_strndup (spec, (gsize) (colon - spec));
+          g_autoptr(GFile) container = NULL;
+
+          if (prefix[0] == '\0' || colon[1] == '\0')
+            continue;
+          container = g_file_new_for_commandline_arg (prefix);
+          if (g_file_query_file_type (container, G_FILE_QUERY_INFO_NONE, cancellable) ==
+              G_FILE_TYPE_REGULAR)
+            return load_member (container, colon + 1, format, limits, cancellable, error);
+        }
+    }
+
+  return terrain_document_load_as (file, format, limits, cancellable, error);
+}
+
 /**
  * terrain_document_get_format:
  * @self: a #TerrainDocument
+ *
+ * Gets the document's file format.
  *
  * Returns: the document's file format
  */
@@ -352,6 +465,8 @@ terrain_document_get_format (TerrainDocument *self)
 /**
  * terrain_document_get_file:
  * @self: a #TerrainDocument
+ *
+ * Gets the file the document was loaded from or last saved to.
  *
  * Returns: (transfer none) (nullable): the file the document was loaded from
  *   or last saved to
@@ -390,6 +505,8 @@ terrain_document_set_file (TerrainDocument *self,
  * terrain_document_get_source_bytes:
  * @self: a #TerrainDocument
  *
+ * Gets the bytes the document was read from.
+ *
  * Returns: (transfer none) (nullable): the bytes the document was read from,
  *   or %NULL for a document created in memory
  */
@@ -406,6 +523,8 @@ terrain_document_get_source_bytes (TerrainDocument *self)
 /**
  * terrain_document_get_modified:
  * @self: a #TerrainDocument
+ *
+ * Gets whether the document changed since it was loaded or saved.
  *
  * Returns: %TRUE if the document changed since it was loaded or saved
  */

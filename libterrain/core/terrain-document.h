@@ -40,7 +40,7 @@ G_DECLARE_DERIVABLE_TYPE (TerrainDocument, terrain_document, TERRAIN, DOCUMENT, 
  *   the source file, for round-trip reports
  *
  * The base class of every file libterrain reads: one subclass per format,
- * each registered with [func@Terrain.format_detect] so that the CLI and the
+ * each registered with [func@Terrain.Format.detect] so that the CLI and the
  * editor open any supported file through [func@Terrain.Document.load].
  */
 struct _TerrainDocumentClass
@@ -70,6 +70,12 @@ TerrainDocument *terrain_document_load          (GFile                *file,
                                                  GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainDocument *terrain_document_load_as       (GFile                *file,
+                                                 TerrainFormat         format,
+                                                 const TerrainLimits  *limits,
+                                                 GCancellable         *cancellable,
+                                                 GError              **error);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainDocument *terrain_document_load_path     (const char           *spec,
                                                  TerrainFormat         format,
                                                  const TerrainLimits  *limits,
                                                  GCancellable         *cancellable,

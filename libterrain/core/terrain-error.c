@@ -7,4 +7,11 @@
 
 #include "terrain-error.h"
 
+/**
+ * terrain_error_quark:
+ *
+ * Gets the error domain of libterrain, %TERRAIN_ERROR.
+ *
+ * Returns: the quark naming the domain
+ */
 G_DEFINE_QUARK (terrain-error-quark, terrain_error)

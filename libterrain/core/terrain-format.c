@@ -9,9 +9,11 @@
 
 #include "terrain-format.h"
 #include "terrain-format-private.h"
+#include "terrain-error.h"
 #include "terrain-reader-private.h"
 #include "ta/terrain-sct-section.h"
 #include "ta/terrain-tnt-map.h"
+#include "ta/terrain-hpi-archive.h"
 #include "ta/terrain-ota-file.h"
 #include "ta/terrain-tdf-document.h"
 #include "insomniac/terrain-dat1-private.h"
@@ -197,6 +199,14 @@ load_node_chunk (GBytes               *bytes,
 }
 
 static TerrainDocument *
+load_hpi (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_hpi_archive_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
 load_ota (GBytes               *bytes,
           const TerrainLimits  *limits,
           GError              **error)
@@ -236,7 +246,7 @@ static const FormatInfo formats[] = {
   { TERRAIN_FORMAT_CHU, "chu", "Chunked LOD geometry (CHU3)", chu_extensions, match_chu, load_chu },
   { TERRAIN_FORMAT_TQT, "tqt", "Texture quadtree (TQT)", tqt_extensions, match_tqt, load_tqt },
   { TERRAIN_FORMAT_TER, "ter", "Torque legacy terrain", ter_extensions, NULL, NULL },
-  { TERRAIN_FORMAT_HPI, "hpi", "Total Annihilation HPI archive", hpi_extensions, match_hpi, NULL },
+  { TERRAIN_FORMAT_HPI, "hpi", "Total Annihilation HPI archive", hpi_extensions, match_hpi, load_hpi },
   { TERRAIN_FORMAT_DAT1, "dat1", "Insomniac DAT1 asset", dat1_extensions, match_dat1, load_dat1 },
   /* Bodies without a magic: by extension or --format only. */
   { TERRAIN_FORMAT_FLOOR_HEIGHT, "floor-height", "Insomniac FloorHeightData",
@@ -339,8 +349,10 @@ terrain_format_detect (GBytes     *bytes,
 
 /**
  * terrain_format_from_name:
- * @name: a short format name as returned by [func@Terrain.format_get_name]
+ * @name: a short format name as returned by [func@Terrain.Format.get_name]
  *   (e.g. "tnt"), case-insensitive
+ *
+ * Finds a format by its short name.
  *
  * Returns: the format, or %TERRAIN_FORMAT_UNKNOWN
  */
@@ -360,6 +372,8 @@ terrain_format_from_name (const char *name)
  * terrain_format_get_name:
  * @format: a #TerrainFormat
  *
+ * Gets a short lower-case name of the format.
+ *
  * Returns: a short lower-case name ("tnt", "sct", "atlas", ...)
  */
 const char *
@@ -372,6 +386,8 @@ terrain_format_get_name (TerrainFormat format)
  * terrain_format_get_description:
  * @format: a #TerrainFormat
  *
+ * Gets a human-readable name of the format.
+ *
  * Returns: a human-readable name of the format
  */
 const char *
@@ -383,6 +399,8 @@ terrain_format_get_description (TerrainFormat format)
 /**
  * terrain_format_get_extensions:
  * @format: a #TerrainFormat
+ *
+ * Gets the file extensions of a format.
  *
  * Returns: (array zero-terminated=1) (transfer none): lower-case file
  *   extensions without the dot
@@ -397,6 +415,8 @@ terrain_format_get_extensions (TerrainFormat format)
  * terrain_format_can_load:
  * @format: a #TerrainFormat
  *
+ * Checks whether libterrain can open files of @format.
+ *
  * Returns: %TRUE if [func@Terrain.Document.load] can open files of @format
  */
 gboolean
@@ -409,4 +429,31 @@ TerrainLoadFunc
 terrain_format_get_loader (TerrainFormat format)
 {
   return get_info (format)->load;
+}
+
+gboolean
+terrain_format_is_container (TerrainFormat format)
+{
+  return format == TERRAIN_FORMAT_HPI;
+}
+
+GBytes *
+terrain_format_read_member (TerrainFormat         format,
+                            GBytes               *container,
+                            const char           *path,
+                            const TerrainLimits  *limits,
+                            GError              **error)
+{
+  g_autoptr(TerrainHpiArchive) archive = NULL;
+
+  if (format != TERRAIN_FORMAT_HPI)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "%s files hold no other files", terrain_format_get_description (format));
+      return NULL;
+    }
+  archive = terrain_hpi_archive_new_from_bytes (container, limits, error);
+  if (archive == NULL)
+    return NULL;
+  return terrain_hpi_archive_read_path (archive, path, error);
 }

@@ -94,6 +94,8 @@ terrain_image_finalize (TerrainImage *image)
  * terrain_image_ref:
  * @image: a #TerrainImage
  *
+ * Takes a reference on @image.
+ *
  * Returns: (transfer full): @image
  */
 TerrainImage *
@@ -118,6 +120,8 @@ terrain_image_unref (TerrainImage *image)
  * terrain_image_get_format:
  * @image: a #TerrainImage
  *
+ * Gets the pixel layout.
+ *
  * Returns: the pixel layout
  */
 TerrainImageFormat
@@ -129,6 +133,8 @@ terrain_image_get_format (const TerrainImage *image)
 /**
  * terrain_image_get_width:
  * @image: a #TerrainImage
+ *
+ * Gets the width in pixels.
  *
  * Returns: width in pixels
  */
@@ -142,6 +148,8 @@ terrain_image_get_width (const TerrainImage *image)
  * terrain_image_get_height:
  * @image: a #TerrainImage
  *
+ * Gets the height in pixels.
+ *
  * Returns: height in pixels
  */
 guint
@@ -153,6 +161,8 @@ terrain_image_get_height (const TerrainImage *image)
 /**
  * terrain_image_get_stride:
  * @image: a #TerrainImage
+ *
+ * Gets the number of bytes per row.
  *
  * Returns: bytes per row (rows are tightly packed)
  */
@@ -167,7 +177,10 @@ terrain_image_get_stride (const TerrainImage *image)
  * @image: a #TerrainImage
  * @size: (out) (optional): size of the pixel data in bytes
  *
- * Returns: (transfer none): the pixels, writable
+ * Gets the pixel rows, [method@Terrain.Image.get_stride] bytes apart, in the
+ * layout of [method@Terrain.Image.get_format].
+ *
+ * Returns: (transfer none) (array length=size): the pixels, writable
  */
 guint8 *
 terrain_image_get_data (TerrainImage *image,

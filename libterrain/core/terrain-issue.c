@@ -67,6 +67,8 @@ terrain_issue_new (TerrainSeverity  severity,
  * terrain_issue_ref:
  * @issue: a #TerrainIssue
  *
+ * Takes a reference on @issue.
+ *
  * Returns: (transfer full): @issue with its reference count increased
  */
 TerrainIssue *
@@ -91,6 +93,8 @@ terrain_issue_unref (TerrainIssue *issue)
  * terrain_issue_get_severity:
  * @issue: a #TerrainIssue
  *
+ * Gets the severity.
+ *
  * Returns: the severity
  */
 TerrainSeverity
@@ -102,6 +106,8 @@ terrain_issue_get_severity (const TerrainIssue *issue)
 /**
  * terrain_issue_get_section:
  * @issue: a #TerrainIssue
+ *
+ * Gets the section name.
  *
  * Returns: (nullable): the section name
  */
@@ -115,6 +121,8 @@ terrain_issue_get_section (const TerrainIssue *issue)
  * terrain_issue_get_offset:
  * @issue: a #TerrainIssue
  *
+ * Gets the absolute byte offset of the finding.
+ *
  * Returns: the absolute byte offset, or -1
  */
 gint64
@@ -127,6 +135,8 @@ terrain_issue_get_offset (const TerrainIssue *issue)
  * terrain_issue_get_record:
  * @issue: a #TerrainIssue
  *
+ * Gets the record index within the section.
+ *
  * Returns: the record index within the section, or -1
  */
 gint64
@@ -138,6 +148,8 @@ terrain_issue_get_record (const TerrainIssue *issue)
 /**
  * terrain_issue_get_message:
  * @issue: a #TerrainIssue
+ *
+ * Gets the message.
  *
  * Returns: the message
  */
@@ -171,6 +183,8 @@ terrain_issue_set_position (TerrainIssue *issue,
  * @x: (out) (optional): column
  * @y: (out) (optional): row
  *
+ * Gets the map position of the finding.
+ *
  * Returns: %TRUE if the finding has a map position
  */
 gboolean
@@ -188,6 +202,8 @@ terrain_issue_get_position (const TerrainIssue *issue,
 /**
  * terrain_severity_to_string:
  * @severity: a #TerrainSeverity
+ *
+ * Gets the name of a severity.
  *
  * Returns: "info", "warning" or "error"
  */
@@ -238,6 +254,8 @@ terrain_issue_to_string (const TerrainIssue *issue)
  * terrain_issues_max_severity:
  * @issues: (element-type TerrainIssue): findings
  * @any: (out) (optional): set to whether @issues is non-empty
+ *
+ * Finds the highest severity among findings.
  *
  * Returns: the highest severity in @issues, or %TERRAIN_SEVERITY_INFO when empty
  */

@@ -49,6 +49,8 @@ terrain_limits_new (void)
  * terrain_limits_copy:
  * @limits: a #TerrainLimits
  *
+ * Copies @limits.
+ *
  * Returns: (transfer full): a copy of @limits
  */
 TerrainLimits *

@@ -84,7 +84,7 @@ bc4_palette (guint   r0,
 }
 
 /**
- * terrain_bc1_decode_block:
+ * terrain_bc1_decode_block: (skip)
  * @block: (array fixed-size=8): one BC1 block
  * @rgba: the top-left pixel of a 4x4 RGBA area to fill
  * @stride: bytes from one row of @rgba to the next
@@ -113,7 +113,7 @@ terrain_bc1_decode_block (const guint8 *block,
 }
 
 /**
- * terrain_bc4_decode_block:
+ * terrain_bc4_decode_block: (skip)
  * @block: (array fixed-size=8): one BC4 block
  * @pixels: the top-left pixel of a 4x4 single-channel area to fill
  * @stride: bytes from one row of @pixels to the next
@@ -285,7 +285,7 @@ bc1_try (const guint8  pixels[16][3],
 }
 
 /**
- * terrain_bc1_encode_block:
+ * terrain_bc1_encode_block: (skip)
  * @rgba: the top-left pixel of a 4x4 RGBA area
  * @stride: bytes from one row of @rgba to the next
  * @block: (out caller-allocates) (array fixed-size=8): the BC1 block
@@ -450,7 +450,7 @@ bc4_try (const guint8  pixels[16],
 }
 
 /**
- * terrain_bc4_encode_block:
+ * terrain_bc4_encode_block: (skip)
  * @pixels: the top-left pixel of a 4x4 single-channel area
  * @stride: bytes from one row of @pixels to the next
  * @block: (out caller-allocates) (array fixed-size=8): the BC4 block

@@ -5,6 +5,8 @@
 
 #pragma once
 
+#include <string.h>
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -168,9 +170,33 @@ void     terrain_bit_reader_init   (TerrainBitReader *reader,
                                     gsize             size,
                                     goffset           base,
                                     const char       *section);
-gboolean terrain_bit_reader_read   (TerrainBitReader *reader,
-                                    guint             count,
-                                    guint32          *value,
-                                    GError          **error);
+gboolean terrain_bit_reader_read_slow (TerrainBitReader *reader,
+                                       guint             count,
+                                       guint32          *value,
+                                       GError          **error);
+
+/* Reads @count (at most 32) bits, most significant first; fails with
+ * TERRAIN_ERROR_TRUNCATED at the end of the stream. */
+static inline gboolean
+terrain_bit_reader_read (TerrainBitReader  *reader,
+                         guint              count,
+                         guint32           *value,
+                         GError           **error)
+{
+  gsize first = (gsize) (reader->pos >> 3);
+
+  /* Fast path: eight whole bytes available from the current one. */
+  if (G_LIKELY (count > 0 && reader->size >= 8 && first <= reader->size - 8))
+    {
+      guint64 acc;
+
+      memcpy (&acc, reader->data + first, 8);
+      acc = GUINT64_FROM_BE (acc) << (reader->pos & 7);
+      *value = (guint32) (acc >> (64 - count));
+      reader->pos += count;
+      return TRUE;
+    }
+  return terrain_bit_reader_read_slow (reader, count, value, error);
+}
 
 G_END_DECLS

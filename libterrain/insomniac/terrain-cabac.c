@@ -228,12 +228,13 @@ terrain_bit_reader_init (TerrainBitReader *reader,
   reader->section = section != NULL ? section : "bit stream";
 }
 
-/* Reads @count (at most 32) bits, most significant first. */
+/* The bounds-checked path of terrain_bit_reader_read(), near the end of
+ * the stream. */
 gboolean
-terrain_bit_reader_read (TerrainBitReader  *reader,
-                         guint              count,
-                         guint32           *value,
-                         GError           **error)
+terrain_bit_reader_read_slow (TerrainBitReader  *reader,
+                              guint              count,
+                              guint32           *value,
+                              GError           **error)
 {
   guint64 total = (guint64) reader->size * 8;
   gsize first;

@@ -666,6 +666,8 @@ terrain_dat1_new_from_bytes (GBytes               *bytes,
  * terrain_dat1_get_asset_type:
  * @self: a #TerrainDat1
  *
+ * Gets the asset type word of the DAT1 header.
+ *
  * Returns: the asset type word of the DAT1 header (e.g. 0x6AE15C79 for a
  *   Sunset Overdrive model)
  */
@@ -682,6 +684,8 @@ terrain_dat1_get_asset_type (TerrainDat1 *self)
 /**
  * terrain_dat1_get_compression:
  * @self: a #TerrainDat1
+ *
+ * Gets how the DAT1 was stored in the file read.
  *
  * Returns: how the DAT1 was stored in the file read
  */
@@ -726,6 +730,8 @@ terrain_dat1_get_wrapper (TerrainDat1 *self,
  * terrain_dat1_get_n_sections:
  * @self: a #TerrainDat1
  *
+ * Gets the number of entries in the section table.
+ *
  * Returns: the number of entries in the section table
  */
 guint
@@ -742,6 +748,8 @@ terrain_dat1_get_n_sections (TerrainDat1 *self)
  * terrain_dat1_get_section_tag:
  * @self: a #TerrainDat1
  * @index: a section-table index, below [method@Terrain.Dat1.get_n_sections]
+ *
+ * Gets the tag of section-table entry @index.
  *
  * Returns: the tag (CRC32 of the section's name) of entry @index
  */
@@ -762,6 +770,8 @@ terrain_dat1_get_section_tag (TerrainDat1 *self,
  * @self: a #TerrainDat1
  * @tag: a section tag
  *
+ * Checks whether the section table has an entry for @tag.
+ *
  * Returns: %TRUE if the section table has an entry for @tag
  */
 gboolean
@@ -779,6 +789,8 @@ terrain_dat1_has_section (TerrainDat1 *self,
  * @tag: a section tag
  * @offset: (out) (optional): the section's offset from the DAT1 start, as read
  * @size: (out) (optional): the section's current size in bytes
+ *
+ * Gets where a section lies and how large it is.
  *
  * Returns: %TRUE if the section exists
  */
@@ -950,6 +962,8 @@ terrain_dat1_edit_section (TerrainDat1 *self,
  * @self: a #TerrainDat1
  * @tag: a section tag
  *
+ * Gets a name for a section tag.
+ *
  * Returns: (nullable): a name for @tag when the asset type knows it
  *   (e.g. "vertices" in a model), or %NULL
  */
@@ -968,6 +982,8 @@ terrain_dat1_get_section_name (TerrainDat1 *self,
 /**
  * terrain_dat1_get_n_extra_entries:
  * @self: a #TerrainDat1
+ *
+ * Gets the number of 8-byte extra entries after the section table.
  *
  * Returns: the number of 8-byte extra entries after the section table
  */

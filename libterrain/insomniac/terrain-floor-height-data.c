@@ -493,6 +493,8 @@ terrain_floor_height_data_new (guint    width,
  * terrain_floor_height_data_get_width:
  * @self: a #TerrainFloorHeightData
  *
+ * Gets the grid's width in cells.
+ *
  * Returns: the grid's width in cells (8192 for a whole world, 0 when empty)
  */
 guint
@@ -507,6 +509,8 @@ terrain_floor_height_data_get_width (TerrainFloorHeightData *self)
  * terrain_floor_height_data_get_height:
  * @self: a #TerrainFloorHeightData
  *
+ * Gets the grid's height in cells.
+ *
  * Returns: the grid's height in cells (along y; 0 when empty)
  */
 guint
@@ -520,6 +524,8 @@ terrain_floor_height_data_get_height (TerrainFloorHeightData *self)
 /**
  * terrain_floor_height_data_is_empty:
  * @self: a #TerrainFloorHeightData
+ *
+ * Checks whether the body is empty.
  *
  * Returns: %TRUE for an empty body (no blocks), like the inspected
  *   WhiteRoom grid
@@ -536,6 +542,8 @@ terrain_floor_height_data_is_empty (TerrainFloorHeightData *self)
  * terrain_floor_height_data_get_cell_side:
  * @self: a #TerrainFloorHeightData
  *
+ * Gets the side of a cell in metres.
+ *
  * Returns: the side of a cell in metres (2 in the inspected world, 0 in an
  *   empty body)
  */
@@ -550,6 +558,8 @@ terrain_floor_height_data_get_cell_side (TerrainFloorHeightData *self)
 /**
  * terrain_floor_height_data_get_height_scale:
  * @self: a #TerrainFloorHeightData
+ *
+ * Gets the number of metres per height word.
  *
  * Returns: metres per height word, from the trailer (0.0618794 in the
  *   inspected world; the interpretation agrees with entity placements
@@ -593,6 +603,8 @@ terrain_floor_height_data_get_origin (TerrainFloorHeightData *self,
 /**
  * terrain_floor_height_data_get_trailer:
  * @self: a #TerrainFloorHeightData
+ *
+ * Gets the trailer as stored.
  *
  * Returns: (transfer none) (array fixed-size=51): the trailer as stored
  */
@@ -654,6 +666,8 @@ decode_block_at (TerrainFloorHeightData *self,
  * @x: cell column, below the width
  * @y: cell row, below the height
  *
+ * Gets the height word of a cell.
+ *
  * Returns: the height word of cell (@x, @y)
  */
 guint16
@@ -675,6 +689,8 @@ terrain_floor_height_data_get_word (TerrainFloorHeightData *self,
  * @self: a #TerrainFloorHeightData
  * @x: cell column, below the width
  * @y: cell row, below the height
+ *
+ * Gets the height of a cell in metres.
  *
  * Returns: the cell's word times the height scale, in metres above the
  *   grid's (unresolved) vertical origin
@@ -703,7 +719,7 @@ check_region (TerrainFloorHeightData *self,
 }
 
 /**
- * terrain_floor_height_data_get_region:
+ * terrain_floor_height_data_get_region: (skip)
  * @self: a #TerrainFloorHeightData
  * @x: first cell column
  * @y: first cell row
@@ -853,7 +869,8 @@ static GPtrArray *
 terrain_floor_height_data_validate (TerrainDocument *document)
 {
   TerrainFloorHeightData *self = TERRAIN_FLOOR_HEIGHT_DATA (document);
-  g_autoptr(GPtrArray) issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  g_autoptr(GPtrArray) issues =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
   guint64 reversed = 0;
   float cell_side = terrain_floor_height_data_get_cell_side (self);
 
@@ -920,6 +937,17 @@ terrain_floor_height_data_validate (TerrainDocument *document)
   return g_steal_pointer (&issues);
 }
 
+/* JSON has no NaN or infinity: corrupt floats describe as null. */
+static void
+add_float (JsonBuilder *builder,
+           double       value)
+{
+  if (isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
 static JsonNode *
 terrain_floor_height_data_describe (TerrainDocument *document)
 {
@@ -948,16 +976,16 @@ terrain_floor_height_data_describe (TerrainDocument *document)
   json_builder_set_member_name (builder, "blocks");
   json_builder_add_int_value (builder, (gint64) self->n_blocks);
   json_builder_set_member_name (builder, "cell_side");
-  json_builder_add_double_value (builder, terrain_floor_height_data_get_cell_side (self));
+  add_float (builder, terrain_floor_height_data_get_cell_side (self));
   json_builder_set_member_name (builder, "height_scale");
-  json_builder_add_double_value (builder, terrain_floor_height_data_get_height_scale (self));
+  add_float (builder, terrain_floor_height_data_get_height_scale (self));
   json_builder_set_member_name (builder, "unnamed_float");
-  json_builder_add_double_value (builder, le_float (self->trailer + TR_UNNAMED));
+  add_float (builder, le_float (self->trailer + TR_UNNAMED));
   json_builder_set_member_name (builder, "origin");
   json_builder_begin_array (builder);
-  json_builder_add_double_value (builder, x);
-  json_builder_add_double_value (builder, y);
-  json_builder_add_double_value (builder, z);
+  add_float (builder, x);
+  add_float (builder, y);
+  add_float (builder, z);
   json_builder_end_array (builder);
   json_builder_set_member_name (builder, "blocks_offset");
   json_builder_add_int_value (builder, TERRAIN_FLOOR_HEADER_SIZE);
@@ -999,7 +1027,8 @@ terrain_floor_height_data_describe_offset (TerrainDocument *document,
         { TR_SCALE, "stored word" }, { TR_UNNAMED, "height scale" },
         { TR_ORIGIN_X, "unnamed float" }, { TR_ORIGIN_Y, "x origin" },
         { TR_ORIGIN_Z, "y origin" }, { TR_ZERO2, "z origin" }, { TR_WIDTH, "stored word" },
-        { TR_HEIGHT, "width" }, { TR_REST, "height" }, { TERRAIN_FLOOR_TRAILER_SIZE, "remaining bytes" },
+        { TR_HEIGHT, "width" }, { TR_REST, "height" },
+        { TERRAIN_FLOOR_TRAILER_SIZE, "remaining bytes" },
       };
       gsize rel = offset - self->trailer_offset;
 

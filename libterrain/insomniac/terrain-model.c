@@ -622,6 +622,8 @@ terrain_half_to_float (guint16 half)
  * terrain_model_has_geometry:
  * @self: a #TerrainModel
  *
+ * Checks whether the model has geometry.
+ *
  * Returns: %TRUE if the model has vertex, index and mesh sections (five
  *   observed models, portals and spawners, have none)
  */
@@ -668,6 +670,8 @@ terrain_model_get_bounds (TerrainModel *self,
  * terrain_model_get_quantization:
  * @self: a #TerrainModel
  *
+ * Gets the quantisation word of Model Built.
+ *
  * Returns: the quantisation word of Model Built (+0x1C): the low nibble is
  *   the position shift, bits 4 to 15 take 0, 16, 32 or 48 and are unexplained
  */
@@ -683,6 +687,8 @@ terrain_model_get_quantization (TerrainModel *self)
  * terrain_model_get_position_shift:
  * @self: a #TerrainModel
  *
+ * Gets the position quantisation shift.
+ *
  * Returns: N, the low nibble of the quantisation word: positions are stored
  *   multiplied by 2^N
  */
@@ -695,6 +701,8 @@ terrain_model_get_position_shift (TerrainModel *self)
 /**
  * terrain_model_get_position_scale:
  * @self: a #TerrainModel
+ *
+ * Gets the factor turning stored positions into model units.
  *
  * Returns: 2^−N, the factor turning stored i16 positions into model units
  *   (no offset)
@@ -710,6 +718,8 @@ terrain_model_get_position_scale (TerrainModel *self)
  * @self: a #TerrainModel
  * @distances: (out caller-allocates) (array fixed-size=3): the three LOD
  *   switch distances (Model Built +0x24; inferred, 15, 30, 110 in most models)
+ *
+ * Gets the LOD switch distances.
  */
 void
 terrain_model_get_lod_distances (TerrainModel *self,
@@ -726,6 +736,8 @@ terrain_model_get_lod_distances (TerrainModel *self,
  * terrain_model_get_n_vertices:
  * @self: a #TerrainModel
  *
+ * Gets the number of vertices.
+ *
  * Returns: the number of vertices
  */
 guint
@@ -741,6 +753,8 @@ terrain_model_get_n_vertices (TerrainModel *self)
  * @self: a #TerrainModel
  * @index: a vertex index
  * @vertex: (out caller-allocates): the vertex record as stored
+ *
+ * Gets vertex record @index as stored.
  *
  * Returns: %TRUE if @index is below [method@Terrain.Model.get_n_vertices]
  */
@@ -764,6 +778,8 @@ terrain_model_get_vertex (TerrainModel       *self,
  * @index: a vertex index
  * @position: (out caller-allocates) (array fixed-size=3): the position in
  *   model units (+Y up): the stored i16 values times 2^−N
+ *
+ * Gets the position of vertex @index in model units.
  *
  * Returns: %TRUE if @index is valid
  */
@@ -789,6 +805,8 @@ terrain_model_get_position (TerrainModel *self,
  * @index: a vertex index
  * @normal: (out caller-allocates) (array fixed-size=3): the decoded unit normal
  *
+ * Gets the normal of vertex @index.
+ *
  * Returns: %TRUE if @index is valid
  */
 gboolean
@@ -808,6 +826,8 @@ terrain_model_get_normal (TerrainModel *self,
  * terrain_model_get_uv_stride:
  * @self: a #TerrainModel
  *
+ * Gets the bytes per vertex of the UV0 section.
+ *
  * Returns: bytes per vertex of the UV0 section: 4 (half-float u, v), 8 (a
  *   second pair follows), or 0 when there are no UVs
  */
@@ -825,6 +845,8 @@ terrain_model_get_uv_stride (TerrainModel *self)
  * @index: a vertex index
  * @uv: (out caller-allocates) (array fixed-size=2): u and v as stored (the 1×1
  *   plane gives u = x + 0.5, v = z + 0.5)
+ *
+ * Gets the texture coordinates of vertex @index.
  *
  * Returns: %TRUE if the model has UVs and @index is valid
  */
@@ -847,6 +869,8 @@ terrain_model_get_uv (TerrainModel *self,
  * terrain_model_get_n_indices:
  * @self: a #TerrainModel
  *
+ * Gets the number of u16 indices.
+ *
  * Returns: the number of u16 indices
  */
 guint
@@ -861,6 +885,8 @@ terrain_model_get_n_indices (TerrainModel *self)
  * terrain_model_get_index:
  * @self: a #TerrainModel
  * @index: a position in the index section
+ *
+ * Gets the index stored at position @index of the index section.
  *
  * Returns: the stored index (relative to the mesh's vertex start when the
  *   mesh has %TERRAIN_MODEL_MESH_FLAG_RELATIVE_INDICES), 0 if out of range
@@ -879,6 +905,8 @@ terrain_model_get_index (TerrainModel *self,
  * terrain_model_get_n_meshes:
  * @self: a #TerrainModel
  *
+ * Gets the number of submeshes.
+ *
  * Returns: the number of submeshes
  */
 guint
@@ -894,6 +922,8 @@ terrain_model_get_n_meshes (TerrainModel *self)
  * @self: a #TerrainModel
  * @index: a mesh index
  * @mesh: (out caller-allocates): the mesh record
+ *
+ * Gets submesh @index.
  *
  * Returns: %TRUE if @index is valid
  */
@@ -975,6 +1005,8 @@ terrain_model_get_mesh_window (TerrainModel *self,
  * terrain_model_get_n_lods:
  * @self: a #TerrainModel
  *
+ * Gets the number of distinct LODs.
+ *
  * Returns: the number of distinct LODs (1 to 4): the look section repeats the
  *   last range for the LODs a model does not have
  */
@@ -1044,6 +1076,8 @@ terrain_model_select_lods (TerrainModel  *self,
  * terrain_model_get_n_materials:
  * @self: a #TerrainModel
  *
+ * Gets the number of materials.
+ *
  * Returns: the number of materials
  */
 guint
@@ -1058,6 +1092,8 @@ terrain_model_get_n_materials (TerrainModel *self)
  * terrain_model_get_material_path:
  * @self: a #TerrainModel
  * @index: a material index
+ *
+ * Gets the `.material` path of material @index.
  *
  * Returns: (nullable): the `.material` path of material @index, or %NULL
  *   when @index is out of range
@@ -1075,6 +1111,8 @@ terrain_model_get_material_path (TerrainModel *self,
  * terrain_model_get_material_name:
  * @self: a #TerrainModel
  * @index: a material index
+ *
+ * Gets the name of material @index.
  *
  * Returns: (nullable): the name of material @index, or %NULL when @index is
  *   out of range

@@ -428,6 +428,8 @@ terrain_node_chunk_new (gboolean leaf)
  * terrain_node_chunk_get_tag:
  * @self: a #TerrainNodeChunk
  *
+ * Gets the chunk's tag word.
+ *
  * Returns: the tag: version in bits 0..9 (0x14), flags in bits 10..14
  *   (0x1C00 in every inspected chunk), bit 15 for a leaf
  */
@@ -443,6 +445,8 @@ terrain_node_chunk_get_tag (TerrainNodeChunk *self)
  * terrain_node_chunk_is_leaf:
  * @self: a #TerrainNodeChunk
  *
+ * Checks whether the chunk is a leaf.
+ *
  * Returns: %TRUE for a leaf chunk (tag bit 15), which has the tenth,
  *   snow-depth block
  */
@@ -457,6 +461,8 @@ terrain_node_chunk_is_leaf (TerrainNodeChunk *self)
 /**
  * terrain_node_chunk_get_n_blocks:
  * @self: a #TerrainNodeChunk
+ *
+ * Gets the number of blocks in the chunk.
  *
  * Returns: 9 for an internal chunk, 10 for a leaf
  */
@@ -543,6 +549,8 @@ terrain_node_chunk_get_material_mask (TerrainNodeChunk *self)
 /**
  * terrain_node_chunk_get_level:
  * @self: a #TerrainNodeChunk
+ *
+ * Gets the node's quadtree level.
  *
  * Returns: the node's quadtree level (0..8), or -1 when unknown (an
  *   internal chunk read on its own); leaves are level 8
@@ -851,6 +859,8 @@ terrain_node_chunk_set_heights (TerrainNodeChunk  *self,
  * @y: sample row, 0..131
  * @metres: (out): the world height: decoded x 5000 x 2^(8 - level - 20)
  * @error: return location for a #GError
+ *
+ * Gets the world height of a sample in metres.
  *
  * Returns: %TRUE, or %FALSE with %TERRAIN_ERROR_INVALID_VALUE when the level
  *   is unknown, or the heights' decoding error
@@ -1680,6 +1690,17 @@ terrain_node_chunk_validate (TerrainDocument *document)
   return findings.issues;
 }
 
+/* JSON has no NaN or infinity: corrupt floats describe as null. */
+static void
+add_float (JsonBuilder *builder,
+           double       value)
+{
+  if (isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
 static JsonNode *
 terrain_node_chunk_describe (TerrainDocument *document)
 {
@@ -1712,8 +1733,8 @@ terrain_node_chunk_describe (TerrainDocument *document)
 
   json_builder_set_member_name (builder, "height_bounds");
   json_builder_begin_array (builder);
-  json_builder_add_double_value (builder, bounds[0]);
-  json_builder_add_double_value (builder, bounds[1]);
+  add_float (builder, bounds[0]);
+  add_float (builder, bounds[1]);
   json_builder_end_array (builder);
 
   json_builder_set_member_name (builder, "materials");

@@ -51,6 +51,8 @@ G_DEFINE_FINAL_TYPE (TerrainNodeLayer, terrain_node_layer, TERRAIN_TYPE_DOCUMENT
  * terrain_node_level_start:
  * @level: a quadtree level, 0..8
  *
+ * Gets the position of the first node of a quadtree level.
+ *
  * Returns: the position of the first node of @level: (4^level - 1) / 3
  */
 guint32
@@ -105,6 +107,8 @@ terrain_node_position_to_level (guint32  position,
  * @level: a quadtree level, 0..8
  * @column: column at that level, below 2^level
  * @row: row at that level, below 2^level
+ *
+ * Gets the quadtree position of a node.
  *
  * Returns: the quadtree position of the node
  */
@@ -343,6 +347,8 @@ terrain_node_layer_new (void)
  * terrain_node_layer_get_n_nodes:
  * @self: a #TerrainNodeLayer
  *
+ * Gets the number of items.
+ *
  * Returns: the number of items (87,381 for a whole world)
  */
 guint
@@ -357,6 +363,8 @@ terrain_node_layer_get_n_nodes (TerrainNodeLayer *self)
  * terrain_node_layer_get_position:
  * @self: a #TerrainNodeLayer
  * @index: an item, below [method@Terrain.NodeLayer.get_n_nodes]
+ *
+ * Gets an item's quadtree position.
  *
  * Returns: the item's quadtree position (see
  *   [func@Terrain.node_position_to_level])
@@ -375,6 +383,8 @@ terrain_node_layer_get_position (TerrainNodeLayer *self,
  * terrain_node_layer_get_identity:
  * @self: a #TerrainNodeLayer
  * @index: an item, below [method@Terrain.NodeLayer.get_n_nodes]
+ *
+ * Gets the identity of an item's TNLChunk.
  *
  * Returns: the u64 identity of the item's TNLChunk
  */
@@ -414,6 +424,8 @@ terrain_node_layer_get_item (TerrainNodeLayer *self,
  * terrain_node_layer_find:
  * @self: a #TerrainNodeLayer
  * @position: a quadtree position
+ *
+ * Finds the item with a quadtree position.
  *
  * Returns: the first item with @position, or -1
  */
@@ -513,6 +525,8 @@ terrain_node_layer_append (TerrainNodeLayer *self,
  * terrain_node_layer_is_complete:
  * @self: a #TerrainNodeLayer
  *
+ * Checks whether the layer covers the whole quadtree.
+ *
  * Returns: %TRUE when every one of the 87,381 quadtree positions has an
  *   item, as in a whole world's layer
  */
@@ -567,7 +581,8 @@ static GPtrArray *
 terrain_node_layer_validate (TerrainDocument *document)
 {
   TerrainNodeLayer *self = TERRAIN_NODE_LAYER (document);
-  g_autoptr(GPtrArray) issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  g_autoptr(GPtrArray) issues =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
   guint out_of_range = 0, duplicates = 0, stored = 0, present = 0;
 
   if (self->marker != 1)

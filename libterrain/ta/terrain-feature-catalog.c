@@ -39,6 +39,14 @@ struct _TerrainFeatureCatalog
   GPtrArray *issues;      /* TerrainIssue */
 };
 
+/**
+ * TerrainFeatureCatalog:
+ *
+ * The feature definitions of Total Annihilation (the `.tdf` files under
+ * `features/`), read from folders, archives or single documents, and looked
+ * up by name case-insensitively: their footprints let [class@Terrain.TntMap]
+ * reconstruct feature occupancy.
+ */
 G_DEFINE_FINAL_TYPE (TerrainFeatureCatalog, terrain_feature_catalog, G_TYPE_OBJECT)
 
 static void
@@ -52,6 +60,8 @@ terrain_feature_definition_finalize (TerrainFeatureDefinition *definition)
 /**
  * terrain_feature_definition_ref:
  * @definition: a #TerrainFeatureDefinition
+ *
+ * Takes a reference on @definition.
  *
  * Returns: (transfer full): @definition
  */
@@ -77,6 +87,8 @@ terrain_feature_definition_unref (TerrainFeatureDefinition *definition)
  * terrain_feature_definition_get_name:
  * @definition: a #TerrainFeatureDefinition
  *
+ * Gets the feature's name.
+ *
  * Returns: the feature's name, the block name as written (`Tree1`)
  */
 const char *
@@ -90,6 +102,8 @@ terrain_feature_definition_get_name (const TerrainFeatureDefinition *definition)
 /**
  * terrain_feature_definition_get_origin:
  * @definition: a #TerrainFeatureDefinition
+ *
+ * Gets where the definition was read.
  *
  * Returns: (nullable): where the definition was read: a file path, or
  *   `ARCHIVE:path/inside.tdf`
@@ -129,6 +143,8 @@ terrain_feature_definition_get_footprint (const TerrainFeatureDefinition *defini
  * terrain_feature_definition_get_value:
  * @definition: a #TerrainFeatureDefinition
  * @key: a key, case-insensitive
+ *
+ * Gets a key's value as written.
  *
  * Returns: (nullable): the value as written (the first, if the key is
  *   repeated), or %NULL
@@ -172,6 +188,8 @@ parse_int (const char *text,
  * @key: a key, case-insensitive
  * @fallback: returned when the key is missing or not an integer
  *
+ * Gets a key's value as an integer.
+ *
  * Returns: the key's integer value, or @fallback
  */
 gint64
@@ -208,6 +226,8 @@ terrain_feature_definition_get_boolean (const TerrainFeatureDefinition *definiti
  * terrain_feature_definition_get_world:
  * @definition: a #TerrainFeatureDefinition
  *
+ * Gets the `world` key.
+ *
  * Returns: (nullable): `world`, the planet type the feature belongs to
  */
 const char *
@@ -219,6 +239,8 @@ terrain_feature_definition_get_world (const TerrainFeatureDefinition *definition
 /**
  * terrain_feature_definition_get_description:
  * @definition: a #TerrainFeatureDefinition
+ *
+ * Gets the `description` key.
  *
  * Returns: (nullable): `description`, the name shown to players
  */
@@ -232,6 +254,8 @@ terrain_feature_definition_get_description (const TerrainFeatureDefinition *defi
  * terrain_feature_definition_get_category:
  * @definition: a #TerrainFeatureDefinition
  *
+ * Gets the `category` key.
+ *
  * Returns: (nullable): `category` ("trees", "rocks", "metal", ...)
  */
 const char *
@@ -243,6 +267,8 @@ terrain_feature_definition_get_category (const TerrainFeatureDefinition *definit
 /**
  * terrain_feature_definition_get_object:
  * @definition: a #TerrainFeatureDefinition
+ *
+ * Gets the model or animation drawn for the feature.
  *
  * Returns: (nullable): `object`, the 3D model drawn for the feature, or
  *   else `filename`, the animation file of a sprite feature
@@ -259,6 +285,8 @@ terrain_feature_definition_get_object (const TerrainFeatureDefinition *definitio
  * terrain_feature_definition_get_height:
  * @definition: a #TerrainFeatureDefinition
  *
+ * Gets the `height` key.
+ *
  * Returns: `height`, 0 when missing
  */
 gint
@@ -271,6 +299,8 @@ terrain_feature_definition_get_height (const TerrainFeatureDefinition *definitio
 /**
  * terrain_feature_definition_get_blocking:
  * @definition: a #TerrainFeatureDefinition
+ *
+ * Gets the `blocking` key.
  *
  * Returns: `blocking`: whether units cannot pass the feature; false when
  *   missing
@@ -285,6 +315,8 @@ terrain_feature_definition_get_blocking (const TerrainFeatureDefinition *definit
  * terrain_feature_definition_get_reclaimable:
  * @definition: a #TerrainFeatureDefinition
  *
+ * Gets the `reclaimable` key.
+ *
  * Returns: `reclaimable`; false when missing
  */
 gboolean
@@ -296,6 +328,8 @@ terrain_feature_definition_get_reclaimable (const TerrainFeatureDefinition *defi
 /**
  * terrain_feature_definition_get_metal:
  * @definition: a #TerrainFeatureDefinition
+ *
+ * Gets the `metal` key.
  *
  * Returns: `metal` gained by reclaiming the feature, 0 when missing
  */
@@ -309,6 +343,8 @@ terrain_feature_definition_get_metal (const TerrainFeatureDefinition *definition
 /**
  * terrain_feature_definition_get_energy:
  * @definition: a #TerrainFeatureDefinition
+ *
+ * Gets the `energy` key.
  *
  * Returns: `energy` gained by reclaiming the feature, 0 when missing
  */
@@ -689,6 +725,8 @@ terrain_feature_catalog_load_archive (TerrainFeatureCatalog  *self,
  * terrain_feature_catalog_get_n_features:
  * @self: a #TerrainFeatureCatalog
  *
+ * Gets the number of features.
+ *
  * Returns: the number of features
  */
 guint
@@ -703,6 +741,8 @@ terrain_feature_catalog_get_n_features (TerrainFeatureCatalog *self)
  * terrain_feature_catalog_get_feature:
  * @self: a #TerrainFeatureCatalog
  * @index: a feature index, in load order
+ *
+ * Gets feature @index of the catalogue.
  *
  * Returns: (transfer none) (nullable): the feature, or %NULL when @index is
  *   out of range
@@ -722,6 +762,8 @@ terrain_feature_catalog_get_feature (TerrainFeatureCatalog *self,
  * terrain_feature_catalog_lookup:
  * @self: a #TerrainFeatureCatalog
  * @name: a feature name, case-insensitive (as in a TNT feature table)
+ *
+ * Looks up a feature by name.
  *
  * Returns: (transfer none) (nullable): the feature, or %NULL
  */
@@ -746,6 +788,8 @@ terrain_feature_catalog_lookup (TerrainFeatureCatalog *self,
  *   for an unknown feature
  * @footprint_z: (out) (optional): footprint height in attribute cells; 1
  *   for an unknown feature
+ *
+ * Looks up a feature's footprint.
  *
  * Returns: %TRUE if the feature is in the catalogue
  */
@@ -794,6 +838,8 @@ terrain_feature_catalog_footprint_func (const char *name,
 /**
  * terrain_feature_catalog_get_issues:
  * @self: a #TerrainFeatureCatalog
+ *
+ * Gets what loading the catalogue found.
  *
  * Returns: (transfer none) (element-type TerrainIssue): what loading found:
  *   skipped files, bad footprints, names defined twice

@@ -96,6 +96,14 @@ struct _TerrainHpiArchive
   GArray *files;           /* HpiFile */
 };
 
+/**
+ * TerrainHpiArchive:
+ *
+ * A Total Annihilation HPI archive (`.hpi`, `.ufo`, `.ccx`, `.gp3`): the
+ * directory tree is read (and de-obfuscated when the header key is set)
+ * when the archive is opened; a file's chunks are inflated only when it is
+ * extracted. Write archives with [struct@Terrain.HpiWriter].
+ */
 G_DEFINE_FINAL_TYPE (TerrainHpiArchive, terrain_hpi_archive, TERRAIN_TYPE_DOCUMENT)
 
 static void
@@ -604,6 +612,8 @@ terrain_hpi_archive_new_from_file (GFile                *file,
  * terrain_hpi_archive_get_key:
  * @self: a #TerrainHpiArchive
  *
+ * Gets the header key.
+ *
  * Returns: the header key; 0 for a plain archive
  */
 guint32
@@ -617,6 +627,8 @@ terrain_hpi_archive_get_key (TerrainHpiArchive *self)
 /**
  * terrain_hpi_archive_get_n_files:
  * @self: a #TerrainHpiArchive
+ *
+ * Gets the number of files in the archive.
  *
  * Returns: the number of files (directories not counted), in directory
  *   order
@@ -643,6 +655,8 @@ get_file (TerrainHpiArchive *self,
  * @self: a #TerrainHpiArchive
  * @index: a file index
  *
+ * Gets a file's path inside the archive.
+ *
  * Returns: (nullable): the file's path inside the archive, directories
  *   separated by `/` (`maps/ban.tnt`), or %NULL when @index is out of range
  */
@@ -663,6 +677,8 @@ terrain_hpi_archive_get_path (TerrainHpiArchive *self,
  * @self: a #TerrainHpiArchive
  * @index: a file index
  *
+ * Gets a file's size once decoded, in bytes.
+ *
  * Returns: the file's size once decoded, in bytes
  */
 guint32
@@ -681,6 +697,8 @@ terrain_hpi_archive_get_file_size (TerrainHpiArchive *self,
  * terrain_hpi_archive_get_compression:
  * @self: a #TerrainHpiArchive
  * @index: a file index
+ *
+ * Gets how a file is stored.
  *
  * Returns: how the file is stored
  */
@@ -726,6 +744,8 @@ path_equal (const char *a,
  * @path: a path inside the archive; case-insensitive, `/` or `\` between
  *   names
  * @index: (out) (optional): the file's index
+ *
+ * Finds a file in the archive by path.
  *
  * Returns: %TRUE if the archive holds a file at @path (the first, when
  *   names repeat)
@@ -1271,6 +1291,8 @@ terrain_hpi_archive_describe_offset (TerrainDocument *document,
 
   if (offset < HPI_HEADER_SIZE)
     return g_strdup ("header");
+  if (offset < self->directory_start)
+    return g_strdup ("between the header and the directory");
 
   if (offset >= self->directory_start && offset < self->directory_end)
     {

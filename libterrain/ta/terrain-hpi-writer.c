@@ -96,6 +96,8 @@ terrain_hpi_writer_new (void)
  * terrain_hpi_writer_ref:
  * @writer: a #TerrainHpiWriter
  *
+ * Takes a reference on @writer.
+ *
  * Returns: (transfer full): @writer
  */
 TerrainHpiWriter *
@@ -211,6 +213,12 @@ terrain_hpi_writer_add_file (TerrainHpiWriter       *writer,
 
   names = g_regex_split_simple ("[/\\\\]", path, 0, 0);
   n = g_strv_length (names);
+  if (n == 0)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                           "HPI: an empty path names no file");
+      return FALSE;
+    }
   for (guint i = 0; i < n; i++)
     {
       const char *name = names[i];

@@ -30,6 +30,13 @@ struct _TerrainOtaFile
   TerrainTdfDocument parent_instance;
 };
 
+/**
+ * TerrainOtaFile:
+ *
+ * A Total Annihilation map description (`.ota`): a [class@Terrain.TdfDocument]
+ * whose `[GlobalHeader]` names the mission and holds one `[Schema N]` block
+ * per game type, with the players' start positions.
+ */
 G_DEFINE_FINAL_TYPE (TerrainOtaFile, terrain_ota_file, TERRAIN_TYPE_TDF_DOCUMENT)
 
 /* Reads "PREFIX N" (blanks between optional, prefix case-insensitive). */
@@ -211,6 +218,8 @@ terrain_ota_file_new_from_file (GFile                *file,
  * terrain_ota_file_get_global_header:
  * @self: a #TerrainOtaFile
  *
+ * Gets the `[GlobalHeader]` block.
+ *
  * Returns: (transfer none) (nullable): the `[GlobalHeader]` block, or %NULL
  */
 TerrainTdfSection *
@@ -227,6 +236,8 @@ terrain_ota_file_get_global_header (TerrainOtaFile *self)
  * @self: a #TerrainOtaFile
  * @key: a `[GlobalHeader]` key, case-insensitive (`missiondescription`,
  *   `planet`, `numplayers`, `memory`, ...)
+ *
+ * Gets a `[GlobalHeader]` value.
  *
  * Returns: (nullable): the value, or %NULL
  */
@@ -283,6 +294,8 @@ terrain_ota_file_set_header_value (TerrainOtaFile  *self,
  * terrain_ota_file_get_mission_name:
  * @self: a #TerrainOtaFile
  *
+ * Gets `missionname`, the map's name.
+ *
  * Returns: (nullable): `missionname`, the name the game shows and uses to
  *   find `maps/NAME.tnt`
  */
@@ -295,6 +308,8 @@ terrain_ota_file_get_mission_name (TerrainOtaFile *self)
 /**
  * terrain_ota_file_get_size:
  * @self: a #TerrainOtaFile
+ *
+ * Gets `size`, the map size shown to players.
  *
  * Returns: (nullable): `size` as written, e.g. "9 x 9" (a description for
  *   players; the TNT header holds the real size)
@@ -350,6 +365,8 @@ terrain_ota_file_parse_size (TerrainOtaFile *self,
  * terrain_ota_file_get_schema_count:
  * @self: a #TerrainOtaFile
  *
+ * Gets `SCHEMACOUNT` as declared.
+ *
  * Returns: `SCHEMACOUNT` as declared, or -1 when it is missing or not a
  *   number; compare with [method@Terrain.OtaFile.get_n_schemas]
  */
@@ -371,6 +388,8 @@ terrain_ota_file_get_schema_count (TerrainOtaFile *self)
 /**
  * terrain_ota_file_get_n_schemas:
  * @self: a #TerrainOtaFile
+ *
+ * Gets the number of `[Schema N]` blocks.
  *
  * Returns: the number of `[Schema N]` blocks in `[GlobalHeader]`
  */
@@ -396,6 +415,8 @@ terrain_ota_file_get_n_schemas (TerrainOtaFile *self)
  * terrain_ota_file_get_schema:
  * @self: a #TerrainOtaFile
  * @number: N of `[Schema N]`
+ *
+ * Gets a `[Schema N]` block by its number.
  *
  * Returns: (transfer none) (nullable): the first `[Schema N]` block with that
  *   number, or %NULL
@@ -426,6 +447,8 @@ terrain_ota_file_get_schema (TerrainOtaFile *self,
  * terrain_ota_file_get_schema_type:
  * @self: a #TerrainOtaFile
  * @number: N of `[Schema N]`
+ *
+ * Gets a schema's `Type`.
  *
  * Returns: (nullable): the schema's `Type` ("Network 1", "Easy", ...), or
  *   %NULL
@@ -535,6 +558,8 @@ terrain_ota_file_get_start_positions (TerrainOtaFile *self,
  * @player: N of `StartPosN`, from 1
  * @x: (out) (optional): `XPos` in pixels
  * @z: (out) (optional): `ZPos` in pixels
+ *
+ * Gets a player's start position in a schema.
  *
  * Returns: %TRUE if the schema has that start position with integer
  *   coordinates

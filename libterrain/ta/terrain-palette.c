@@ -48,6 +48,8 @@ G_DEFINE_BOXED_TYPE (TerrainPalette, terrain_palette, terrain_palette_ref, terra
  * @rgb: (array length=n_colors): R, G, B triples
  * @n_colors: number of triples, at most 256; missing entries are black
  *
+ * Creates a palette from 256 RGB triples.
+ *
  * Returns: (transfer full): a new palette
  */
 TerrainPalette *
@@ -155,6 +157,8 @@ terrain_palette_new_from_file (GFile         *file,
  * terrain_palette_ref:
  * @palette: a #TerrainPalette
  *
+ * Takes a reference on @palette.
+ *
  * Returns: (transfer full): @palette
  */
 TerrainPalette *
@@ -210,6 +214,8 @@ terrain_palette_get_color (const TerrainPalette *palette,
 /**
  * terrain_palette_get_rgba_table:
  * @palette: a #TerrainPalette
+ *
+ * Gets the palette as an RGBA lookup table.
  *
  * Returns: (transfer none) (array fixed-size=1024): 256 R, G, B, A entries
  *   (alpha is always 255), for expanding indexed pixels quickly
@@ -508,7 +514,7 @@ quantize_floyd_steinberg (const TerrainPalette *palette,
 }
 
 /**
- * terrain_palette_quantize_rgba:
+ * terrain_palette_quantize_rgba: (skip)
  * @palette: a #TerrainPalette
  * @rgba: (array): @height rows of @width R, G, B, A pixels, @stride bytes apart
  * @width: pixels per row

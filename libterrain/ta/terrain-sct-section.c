@@ -462,6 +462,8 @@ terrain_sct_section_new_from_bytes (GBytes               *bytes,
  * terrain_sct_section_get_version:
  * @self: a #TerrainSctSection
  *
+ * Gets the version word.
+ *
  * Returns: the version word, 2 or 3; it fixes the height-record size
  */
 guint32
@@ -475,6 +477,8 @@ terrain_sct_section_get_version (TerrainSctSection *self)
 /**
  * terrain_sct_section_get_width:
  * @self: a #TerrainSctSection
+ *
+ * Gets the number of tile-grid columns.
  *
  * Returns: the number of tile-grid columns (32-pixel tiles); the height grid
  *   has twice as many columns
@@ -491,6 +495,8 @@ terrain_sct_section_get_width (TerrainSctSection *self)
  * terrain_sct_section_get_height:
  * @self: a #TerrainSctSection
  *
+ * Gets the number of tile-grid rows.
+ *
  * Returns: the number of tile-grid rows (32-pixel tiles); the height grid has
  *   twice as many rows
  */
@@ -505,6 +511,8 @@ terrain_sct_section_get_height (TerrainSctSection *self)
 /**
  * terrain_sct_section_get_record_size:
  * @self: a #TerrainSctSection
+ *
+ * Gets the size of one height record in bytes.
  *
  * Returns: the size of one height record in bytes: 8 in version 2, 4 in
  *   version 3 (tnt-sct.md, "SCT sections")
@@ -552,6 +560,8 @@ terrain_sct_section_get_block_span (TerrainSctSection *self,
  * terrain_sct_section_get_n_tiles:
  * @self: a #TerrainSctSection
  *
+ * Gets the number of 32x32 tiles.
+ *
  * Returns: the number of 32x32 tiles in the tile graphics block
  */
 guint
@@ -589,6 +599,8 @@ terrain_sct_section_get_tile (TerrainSctSection *self,
  * @self: a #TerrainSctSection
  * @column: tile-grid column, less than [method@Terrain.SctSection.get_width]
  * @row: tile-grid row, less than [method@Terrain.SctSection.get_height]
+ *
+ * Gets the tile drawn at a tile-grid position.
  *
  * Returns: the tile drawn at (@column, @row); it may be out of range for the
  *   tile graphics, see [method@Terrain.Document.validate]

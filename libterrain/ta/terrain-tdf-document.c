@@ -97,6 +97,14 @@ typedef struct
   gsize first_stray;
 } TerrainTdfDocumentPrivate;
 
+/**
+ * TerrainTdfDocument:
+ *
+ * A TDF text file of nested `[name] { key=value; }` blocks, as Total
+ * Annihilation writes feature definitions and map descriptions. The
+ * document keeps the text: an edit splices in only the bytes it changes,
+ * so comments, blanks and line breaks survive a save.
+ */
 G_DEFINE_TYPE_WITH_PRIVATE (TerrainTdfDocument, terrain_tdf_document, TERRAIN_TYPE_DOCUMENT)
 
 static void node_free (TdfNode *node);
@@ -741,6 +749,8 @@ terrain_tdf_document_new_from_file (GFile                *file,
  * terrain_tdf_document_get_root:
  * @self: a #TerrainTdfDocument
  *
+ * Gets the file level of the document.
+ *
  * Returns: (transfer none): the file level: a nameless section whose
  *   sections are the file's top-level blocks
  */
@@ -759,6 +769,8 @@ terrain_tdf_document_get_root (TerrainTdfDocument *self)
  * @self: a #TerrainTdfDocument
  * @path: block names separated by `/`, from the top level, e.g.
  *   `"GlobalHeader/Schema 0/specials"`; case-insensitive
+ *
+ * Finds a block by its path of names.
  *
  * Returns: (transfer none) (nullable): the first block matching each name in
  *   turn, or %NULL
@@ -790,6 +802,8 @@ terrain_tdf_document_find_section (TerrainTdfDocument *self,
  * terrain_tdf_section_get_name:
  * @section: a #TerrainTdfSection
  *
+ * Gets the block's name.
+ *
  * Returns: (nullable): the block's name as written, blanks around it
  *   excluded; %NULL for the file level
  */
@@ -804,6 +818,8 @@ terrain_tdf_section_get_name (const TerrainTdfSection *section)
 /**
  * terrain_tdf_section_get_parent:
  * @section: a #TerrainTdfSection
+ *
+ * Gets the enclosing block.
  *
  * Returns: (transfer none) (nullable): the enclosing block, the file level
  *   for a top-level block, %NULL for the file level
@@ -820,6 +836,8 @@ terrain_tdf_section_get_parent (const TerrainTdfSection *section)
  * terrain_tdf_section_get_n_sections:
  * @section: a #TerrainTdfSection
  *
+ * Gets the number of blocks directly inside @section.
+ *
  * Returns: the number of blocks directly inside @section
  */
 guint
@@ -834,6 +852,8 @@ terrain_tdf_section_get_n_sections (const TerrainTdfSection *section)
  * terrain_tdf_section_get_section:
  * @section: a #TerrainTdfSection
  * @index: index among the blocks directly inside @section, in file order
+ *
+ * Gets block @index directly inside @section.
  *
  * Returns: (transfer none) (nullable): the block, or %NULL when @index is
  *   out of range
@@ -853,6 +873,8 @@ terrain_tdf_section_get_section (const TerrainTdfSection *section,
  * terrain_tdf_section_find_section:
  * @section: a #TerrainTdfSection
  * @name: a block name, case-insensitive
+ *
+ * Finds a block directly inside @section by name.
  *
  * Returns: (transfer none) (nullable): the first block directly inside
  *   @section with that name, or %NULL
@@ -878,6 +900,8 @@ terrain_tdf_section_find_section (const TerrainTdfSection *section,
  * terrain_tdf_section_get_n_keys:
  * @section: a #TerrainTdfSection
  *
+ * Gets the number of key/value items directly inside @section.
+ *
  * Returns: the number of `key=value;` items directly inside @section,
  *   repeated keys included
  */
@@ -893,6 +917,8 @@ terrain_tdf_section_get_n_keys (const TerrainTdfSection *section)
  * terrain_tdf_section_get_key:
  * @section: a #TerrainTdfSection
  * @index: index among the keys of @section, in file order
+ *
+ * Gets the key of item @index.
  *
  * Returns: (nullable): the key as written, or %NULL when @index is out of
  *   range
@@ -912,6 +938,8 @@ terrain_tdf_section_get_key (const TerrainTdfSection *section,
  * terrain_tdf_section_get_value_at:
  * @section: a #TerrainTdfSection
  * @index: index among the keys of @section, in file order
+ *
+ * Gets the value of item @index.
  *
  * Returns: (nullable): the value of the @index-th key, or %NULL when @index
  *   is out of range
@@ -1006,6 +1034,8 @@ terrain_tdf_section_get_int (const TerrainTdfSection *section,
 /**
  * terrain_tdf_section_get_offset:
  * @section: a #TerrainTdfSection
+ *
+ * Gets the byte offset of the block in the source text.
  *
  * Returns: the byte offset of the block's `[` in the source text, 0 for the
  *   file level, -1 for a block added by an edit
@@ -1472,6 +1502,22 @@ collect_splices (Writer            *w,
     }
 }
 
+/* Appends [start, end) of the source as it is, NUL bytes included. */
+static void
+append_span (GString             *out,
+             const TerrainReader *reader,
+             gsize                start,
+             gsize                end)
+{
+  TerrainReader r = *reader;
+  const guint8 *data;
+
+  if (!terrain_reader_seek (&r, start, NULL) ||
+      !terrain_reader_peek_bytes (&r, end - start, &data, NULL))
+    g_assert_not_reached ();
+  g_string_append_len (out, (const char *) data, (gssize) (end - start));
+}
+
 static GBytes *
 terrain_tdf_document_save_to_bytes (TerrainDocument  *document,
                                     GError          **error)
@@ -1512,11 +1558,7 @@ terrain_tdf_document_save_to_bytes (TerrainDocument  *document,
           continue;
         }
       if (splice->start > cursor)
-        {
-          g_autofree char *chunk = copy_span (&w.reader, cursor, splice->start);
-
-          g_string_append_len (out, chunk, (gssize) (splice->start - cursor));
-        }
+        append_span (out, &w.reader, cursor, splice->start);
       /* A text that starts the output needs no line break before it. */
       if (text != NULL && out->len == 0 && g_str_has_prefix (text, priv->newline))
         text += strlen (priv->newline);
@@ -1525,11 +1567,7 @@ terrain_tdf_document_save_to_bytes (TerrainDocument  *document,
       cursor = splice->end;
     }
   if (cursor < size)
-    {
-      g_autofree char *chunk = copy_span (&w.reader, cursor, size);
-
-      g_string_append_len (out, chunk, (gssize) (size - cursor));
-    }
+    append_span (out, &w.reader, cursor, size);
   else if (size == 0 && out->len > 0)
     g_string_append (out, priv->newline);
 
@@ -1605,6 +1643,7 @@ check_section (Checker           *c,
                TerrainTdfSection *section)
 {
   g_autofree char *path = section_path (section);
+  g_autoptr(GHashTable) names = NULL;
 
   if (!section->closed)
     {
@@ -1637,11 +1676,14 @@ check_section (Checker           *c,
         }
     }
 
+  /* Folded names seen so far: feature files hold thousands of blocks. */
+  names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < section->sections->len; i++)
     {
       TerrainTdfSection *child = g_ptr_array_index (section->sections, i);
+      char *folded = g_ascii_strdown (child->name, -1);
 
-      if (terrain_tdf_section_find_section (section, child->name) != child)
+      if (!g_hash_table_add (names, folded))
         {
           g_autofree char *child_path = section_path (child);
           g_autofree char *message =

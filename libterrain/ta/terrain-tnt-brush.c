@@ -21,6 +21,8 @@ G_DEFINE_BOXED_TYPE (TerrainTntBrush, terrain_tnt_brush, terrain_tnt_brush_copy,
  * @falloff: how the weight falls off towards the edge
  * @level: target height of flatten and set
  *
+ * Creates a brush.
+ *
  * Returns: (transfer full): a new brush; free with
  *   [method@Terrain.TntBrush.free]
  */
@@ -44,6 +46,8 @@ terrain_tnt_brush_new (TerrainTntBrushMode mode,
 /**
  * terrain_tnt_brush_copy:
  * @brush: a #TerrainTntBrush
+ *
+ * Copies @brush.
  *
  * Returns: (transfer full): a copy of @brush
  */
@@ -120,6 +124,8 @@ terrain_tnt_brush_check (const TerrainTntBrush  *brush,
  * @brush: a #TerrainTntBrush
  * @distance: distance from the brush's centre, in cells
  *
+ * Gets the brush's weight at a distance from its centre.
+ *
  * Returns: the brush's weight at @distance, 0..1; 0 outside the radius
  */
 double
@@ -157,7 +163,7 @@ clamp_height (double value)
 }
 
 /**
- * terrain_tnt_brush_evaluate:
+ * terrain_tnt_brush_evaluate: (skip)
  * @brush: a checked #TerrainTntBrush (see [method@Terrain.TntBrush.check])
  * @map: the map the brush is over
  * @x: dab centre, column in attribute cells (cell centres are integers)
@@ -167,8 +173,8 @@ clamp_height (double value)
  * @region_width: (out): columns in the region
  * @region_height: (out): rows in the region
  *
- * Computes the heights one dab of @brush would leave, without changing
- * @map: the region is the part of the map within the brush's bounding box,
+ * Computes the heights one dab of @brush would leave, without changing the
+ * map @map: the region is the part of the map within the brush's bounding box,
  * and the result holds a height for every cell of it (cells outside the
  * radius keep theirs). Smoothing averages each cell's 3x3 neighbourhood as
  * it was before the dab (cells beyond the map edge are left out).

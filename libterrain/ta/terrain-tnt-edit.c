@@ -420,6 +420,8 @@ terrain_tnt_edit_add_issue (TerrainTntEdit *self,
  * terrain_tnt_edit_get_kind:
  * @self: a #TerrainTntEdit
  *
+ * Gets what the edit does.
+ *
  * Returns: what the edit does
  */
 TerrainTntEditKind
@@ -433,6 +435,8 @@ terrain_tnt_edit_get_kind (TerrainTntEdit *self)
 /**
  * terrain_tnt_edit_get_map:
  * @self: a #TerrainTntEdit
+ *
+ * Gets the map the edit changes.
  *
  * Returns: (transfer none): the map the edit changes
  */
@@ -483,6 +487,8 @@ terrain_tnt_edit_get_issues (TerrainTntEdit *self)
 /**
  * terrain_tnt_edit_get_n_changed_cells:
  * @self: a #TerrainTntEdit
+ *
+ * Gets the number of attribute cells the edit changed.
  *
  * Returns: the number of attribute cells whose height or feature word the
  *   edit changed, for the edits that record cells (0 for the others)

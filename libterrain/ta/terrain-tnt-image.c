@@ -25,11 +25,16 @@
 
 typedef struct
 {
-  guint8 *tiles;        /* n_tiles x 1024 */
+  guint8 *tiles;        /* n_tiles x 1024, the picture's distinct tiles */
   guint n_tiles;
-  guint16 *entries;     /* columns x rows */
+  guint16 *entries;     /* columns x rows, indices into tiles */
   guint columns;
   guint rows;
+  TerrainTntImportFlags flags;
+  /* Each palette index as the picture's quantising would give it back (the
+   * first entry of its colour): tiles compare by colour, since a palette
+   * may hold a colour twice. */
+  guint8 canonical[256];
 } ImportImageOp;
 
 static void
@@ -77,6 +82,102 @@ check_map_shape (TerrainTntMap  *map,
   return FALSE;
 }
 
+/* TERRAIN_TNT_IMPORT_KEEP_TILES: map the picture onto the map's tile set. */
+/* Copies a map tile with its indices made canonical. */
+static void
+canonical_tile (const ImportImageOp *op,
+                const guint8        *tile,
+                guint8              *out)
+{
+  for (guint i = 0; i < TERRAIN_TNT_TILE_BYTES; i++)
+    out[i] = op->canonical[tile[i]];
+}
+
+/* TERRAIN_TNT_IMPORT_KEEP_TILES: map the picture onto the map's tile set. */
+static gboolean
+import_keeping_tiles (TerrainTntEdit  *self,
+                      TerrainTntMap   *map,
+                      ImportImageOp   *op,
+                      GError         **error)
+{
+  g_autoptr(GHashTable) known = g_hash_table_new_full (tile_hash, tile_equal, g_free, NULL);
+  g_autofree guint *resolved = g_new0 (guint, MAX (op->n_tiles, 1));
+  g_autofree guint16 *entries = g_new (guint16, (gsize) op->columns * op->rows);
+  guint before = terrain_tnt_map_get_n_tiles (map), added = 0, changed = 0;
+  guint8 scratch[TERRAIN_TNT_TILE_BYTES];
+
+  /* The map's tiles as the picture would show them; the lowest index wins,
+   * so insert from the last tile to the first. */
+  for (guint i = before; i > 0; i--)
+    {
+      guint8 *copy = g_malloc (TERRAIN_TNT_TILE_BYTES);
+
+      canonical_tile (op, terrain_tnt_map_get_tile (map, i - 1), copy);
+      g_hash_table_insert (known, copy, GUINT_TO_POINTER (i));
+    }
+
+  for (guint row = 0; row < op->rows; row++)
+    for (guint column = 0; column < op->columns; column++)
+      {
+        gsize position = (gsize) row * op->columns + column;
+        guint unique = op->entries[position];
+        const guint8 *pixels = op->tiles + (gsize) unique * TERRAIN_TNT_TILE_BYTES;
+        guint16 current = terrain_tnt_map_get_tile_index (map, column, row);
+
+        if (current < before)
+          {
+            canonical_tile (op, terrain_tnt_map_get_tile (map, current), scratch);
+            if (memcmp (scratch, pixels, TERRAIN_TNT_TILE_BYTES) == 0)
+              {
+                entries[position] = current;
+                continue;
+              }
+          }
+        if (resolved[unique] == 0)
+          {
+            guint index = GPOINTER_TO_UINT (g_hash_table_lookup (known, pixels));
+
+            if (index == 0)
+              {
+                if (before + added > G_MAXUINT16)
+                  {
+                    g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                                 "TNT tile graphics: the map's %u tiles and the picture's new "
+                                 "ones exceed the 65536 a tile map entry can name", before);
+                    return FALSE;
+                  }
+                index = before + ++added;
+              }
+            resolved[unique] = index;
+          }
+        entries[position] = (guint16) (resolved[unique] - 1);
+        changed++;
+      }
+
+  if (added > 0)
+    {
+      g_autofree guint8 *tiles = g_malloc ((gsize) (before + added) * TERRAIN_TNT_TILE_BYTES);
+
+      for (guint i = 0; i < before; i++)
+        memcpy (tiles + (gsize) i * TERRAIN_TNT_TILE_BYTES, terrain_tnt_map_get_tile (map, i),
+                TERRAIN_TNT_TILE_BYTES);
+      for (guint u = 0; u < op->n_tiles; u++)
+        if (resolved[u] > before)
+          memcpy (tiles + (gsize) (resolved[u] - 1) * TERRAIN_TNT_TILE_BYTES,
+                  op->tiles + (gsize) u * TERRAIN_TNT_TILE_BYTES, TERRAIN_TNT_TILE_BYTES);
+      if (!terrain_tnt_map_set_tiles (map, tiles, before + added, error))
+        return FALSE;
+    }
+  terrain_tnt_map_set_tile_map (map, entries);
+
+  terrain_tnt_edit_set_report (self, "%ux%u pixels: %u of %u tile positions changed, %u new "
+                               "tile%s (the map had %u)",
+                               op->columns * TERRAIN_TNT_TILE_PIXELS,
+                               op->rows * TERRAIN_TNT_TILE_PIXELS, changed,
+                               op->columns * op->rows, added, added == 1 ? "" : "s", before);
+  return TRUE;
+}
+
 static gboolean
 import_image_operation (TerrainTntEdit  *self,
                         TerrainTntMap   *map,
@@ -86,8 +187,12 @@ import_image_operation (TerrainTntEdit  *self,
   ImportImageOp *op = data;
   guint before = terrain_tnt_map_get_n_tiles (map);
 
-  if (!check_map_shape (map, op->columns, op->rows, error) ||
-      !terrain_tnt_map_set_tiles (map, op->tiles, op->n_tiles, error))
+  if (!check_map_shape (map, op->columns, op->rows, error))
+    return FALSE;
+  if (op->flags & TERRAIN_TNT_IMPORT_KEEP_TILES)
+    return import_keeping_tiles (self, map, op, error);
+
+  if (!terrain_tnt_map_set_tiles (map, op->tiles, op->n_tiles, error))
     return FALSE;
   terrain_tnt_map_set_tile_map (map, op->entries);
 
@@ -106,16 +211,19 @@ import_image_operation (TerrainTntEdit  *self,
  *   pixels (indexed PNGs load as RGBA)
  * @palette: the palette the tiles index (`PALETTE.PAL`)
  * @dither: how to spread the quantisation error
+ * @flags: whether to build a fresh tile set or keep the map's
  * @error: return location for a #GError
  *
  * Makes the edit that replaces the map's tile set with @image (issue 5,
  * "Images"; field-notes.md, "Tile import"): the picture is quantised to
  * @palette (nearest colour by squared RGB distance, the first exact match
- * winning, optionally dithered), split into 32x32 tiles, identical tiles are
- * kept once (in order of first appearance, row by row), and the tile map
- * points every position at its tile. The work is done here, once; applying
- * swaps the tile set and the tile map in, and the report gives the number
- * of unique tiles. Heights, features and the minimap are not changed.
+ * winning, optionally dithered) and split into 32x32 tiles, identical tiles
+ * kept once. Without flags the picture's distinct tiles, in order of first
+ * appearance row by row, become the tile set and the tile map points every
+ * position at its tile; with %TERRAIN_TNT_IMPORT_KEEP_TILES the existing
+ * tile set and unchanged entries are kept (see #TerrainTntImportFlags). The
+ * quantising is done here, once; the report gives the number of unique or
+ * new tiles. Heights, features and the minimap are not changed.
  *
  * Returns: (transfer full) (nullable): the edit, or %NULL with
  *   %TERRAIN_ERROR_INVALID_VALUE when the picture's size is not the map's,
@@ -123,11 +231,12 @@ import_image_operation (TerrainTntEdit  *self,
  *   tiles (a tile map entry is a u16)
  */
 TerrainCommand *
-terrain_tnt_edit_new_import_image (TerrainTntMap   *map,
-                                   TerrainImage    *image,
-                                   TerrainPalette  *palette,
-                                   TerrainDither    dither,
-                                   GError         **error)
+terrain_tnt_edit_new_import_image (TerrainTntMap          *map,
+                                   TerrainImage           *image,
+                                   TerrainPalette         *palette,
+                                   TerrainDither           dither,
+                                   TerrainTntImportFlags   flags,
+                                   GError                **error)
 {
   g_autoptr(GBytes) indices = NULL;
   g_autoptr(GHashTable) seen = NULL;
@@ -212,6 +321,14 @@ terrain_tnt_edit_new_import_image (TerrainTntMap   *map,
   op->entries = g_steal_pointer (&entries);
   op->columns = columns;
   op->rows = rows;
+  op->flags = flags;
+  for (guint i = 0; i < 256; i++)
+    {
+      guint8 r, g, b;
+
+      terrain_palette_get_color (palette, (guint8) i, &r, &g, &b);
+      op->canonical[i] = terrain_palette_nearest (palette, r, g, b);
+    }
 
   return terrain_tnt_edit_new_operation (map, TERRAIN_TNT_EDIT_IMPORT_IMAGE, "Import tile image",
                                          TNT_SECTION_BIT (TERRAIN_TNT_SECTION_TILES) |
@@ -375,7 +492,7 @@ terrain_tnt_edit_new_import_heightmap (TerrainTntMap  *map,
 /* Minimap                                                                  */
 
 /**
- * terrain_tnt_map_compute_minimap:
+ * terrain_tnt_map_compute_minimap: (skip)
  * @self: a #TerrainTntMap
  * @palette: the palette the tiles and the minimap index
  * @width: width of the minimap bitmap in pixels, at least 1

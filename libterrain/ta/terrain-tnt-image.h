@@ -16,12 +16,34 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TerrainTntImportFlags:
+ * @TERRAIN_TNT_IMPORT_NONE: build a fresh tile set: the picture's distinct
+ *   tiles in order of first appearance, row by row
+ * @TERRAIN_TNT_IMPORT_KEEP_TILES: keep the map's tile set as it is and its
+ *   tile map where the picture did not change: a position whose picture
+ *   tile shows the same colours as its current tile keeps its entry,
+ *   another reuses the first tile of the set with its colours, and only
+ *   tiles the set lacks are appended (tiles compare by colour, since a
+ *   palette may hold a colour at two indices).
+ *   Re-importing an exported picture then changes nothing, and touching up
+ *   part of it changes only those positions (and appends their tiles).
+ *
+ * Options of [ctor@Terrain.TntEdit.new_import_image].
+ */
+typedef enum /*< flags >*/
+{
+  TERRAIN_TNT_IMPORT_NONE = 0,
+  TERRAIN_TNT_IMPORT_KEEP_TILES = 1 << 0,
+} TerrainTntImportFlags;
+
 /* Import */
 TERRAIN_AVAILABLE_IN_ALL
 TerrainCommand *terrain_tnt_edit_new_import_image       (TerrainTntMap            *map,
                                                          TerrainImage             *image,
                                                          TerrainPalette           *palette,
                                                          TerrainDither             dither,
+                                                         TerrainTntImportFlags     flags,
                                                          GError                  **error);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainCommand *terrain_tnt_edit_new_import_heightmap   (TerrainTntMap            *map,

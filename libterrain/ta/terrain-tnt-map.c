@@ -1408,6 +1408,8 @@ terrain_tnt_map_save_to_bytes (TerrainDocument  *document,
  * terrain_tnt_map_get_version:
  * @self: a #TerrainTntMap
  *
+ * Gets the version word.
+ *
  * Returns: the version word, %TERRAIN_TNT_VERSION (0x2000) or
  *   %TERRAIN_TNT_VERSION_LEGACY (0x1020)
  */
@@ -1423,6 +1425,8 @@ terrain_tnt_map_get_version (TerrainTntMap *self)
  * terrain_tnt_map_get_width:
  * @self: a #TerrainTntMap
  *
+ * Gets the width of the attribute grid.
+ *
  * Returns: the width of the attribute grid in cells (16 pixels each)
  */
 guint
@@ -1436,6 +1440,8 @@ terrain_tnt_map_get_width (TerrainTntMap *self)
 /**
  * terrain_tnt_map_get_height:
  * @self: a #TerrainTntMap
+ *
+ * Gets the height of the attribute grid.
  *
  * Returns: the height of the attribute grid in cells (16 pixels each)
  */
@@ -1451,6 +1457,8 @@ terrain_tnt_map_get_height (TerrainTntMap *self)
  * terrain_tnt_map_get_tile_columns:
  * @self: a #TerrainTntMap
  *
+ * Gets the number of tile columns.
+ *
  * Returns: the number of tile columns, `Width / 2` (integer division)
  */
 guint
@@ -1464,6 +1472,8 @@ terrain_tnt_map_get_tile_columns (TerrainTntMap *self)
 /**
  * terrain_tnt_map_get_tile_rows:
  * @self: a #TerrainTntMap
+ *
+ * Gets the number of tile rows.
  *
  * Returns: the number of tile rows, `Height / 2` (integer division)
  */
@@ -1500,6 +1510,8 @@ terrain_tnt_map_get_header_word (TerrainTntMap *self,
 /**
  * terrain_tnt_map_get_sea_level:
  * @self: a #TerrainTntMap
+ *
+ * Gets the sea level.
  *
  * Returns: the sea level in height units (header word 0x24)
  */
@@ -1607,6 +1619,8 @@ terrain_tnt_map_get_legacy_header (TerrainTntMap *self,
  * @self: a #TerrainTntMap
  * @x: column, less than the width
  * @y: row, less than the height
+ *
+ * Gets the height byte of a cell.
  *
  * Returns: the height byte of the cell (byte +0), 0..255, copied verbatim
  *   to the engine's height grid
@@ -1752,6 +1766,8 @@ terrain_tnt_map_set_cell_feature (TerrainTntMap  *self,
  * @x: column, less than the width
  * @y: row, less than the height
  *
+ * Gets attribute byte +3 of a cell.
+ *
  * Returns: attribute byte +3 of the cell, unread by the engine and 0 in
  *   every retail map (tnt-sct.md "Attribute map")
  */
@@ -1771,6 +1787,8 @@ terrain_tnt_map_get_cell_extra (TerrainTntMap *self,
  * @self: a #TerrainTntMap
  * @x: column, less than the width
  * @y: row, less than the height
+ *
+ * Gets the metal byte of a legacy map's cell.
  *
  * Returns: the per-cell metal byte of a legacy map (byte +6 of its 8-byte
  *   cells, tnt-sct.md "Legacy header"), 0 for a 0x2000 map
@@ -1792,6 +1810,8 @@ terrain_tnt_map_get_cell_metal (TerrainTntMap *self,
 /**
  * terrain_tnt_map_get_n_tiles:
  * @self: a #TerrainTntMap
+ *
+ * Gets the number of 32x32 tiles.
  *
  * Returns: the number of 32x32 tiles (header word Tiles)
  */
@@ -1870,6 +1890,8 @@ terrain_tnt_map_add_tile (TerrainTntMap *self,
  * @column: tile column, less than [method@Terrain.TntMap.get_tile_columns]
  * @row: tile row, less than [method@Terrain.TntMap.get_tile_rows]
  *
+ * Gets the tile drawn at a 32x32-pixel position.
+ *
  * Returns: the tile drawn at a 32x32-pixel position of the map (it may be
  *   out of range in a damaged file; [method@Terrain.Document.validate]
  *   reports that)
@@ -1931,6 +1953,8 @@ feature_record (TerrainTntMap *self,
 /**
  * terrain_tnt_map_get_n_features:
  * @self: a #TerrainTntMap
+ *
+ * Gets the number of feature records.
  *
  * Returns: the number of feature records (header word TileAnims)
  */
@@ -2052,6 +2076,8 @@ terrain_tnt_map_add_feature_name (TerrainTntMap *self,
  * terrain_tnt_map_get_minimap_present:
  * @self: a #TerrainTntMap
  *
+ * Gets whether the file embeds a minimap.
+ *
  * Returns: whether bit 0 of the MinimapPresent header word is set, that is
  *   whether the file embeds a minimap (otherwise the engine generates one)
  */
@@ -2064,7 +2090,7 @@ terrain_tnt_map_get_minimap_present (TerrainTntMap *self)
 }
 
 /**
- * terrain_tnt_map_get_minimap:
+ * terrain_tnt_map_get_minimap: (skip)
  * @self: a #TerrainTntMap
  * @width: (out) (optional): stored width in pixels
  * @height: (out) (optional): stored height in pixels
@@ -3411,7 +3437,7 @@ build_occupancy (TerrainTntMap           *self,
 }
 
 /**
- * terrain_tnt_map_build_occupancy:
+ * terrain_tnt_map_build_occupancy: (skip)
  * @self: a #TerrainTntMap
  * @footprint_func: (nullable) (scope call): looks up a feature's footprint;
  *   %NULL (or a lookup returning %FALSE) means 1x1

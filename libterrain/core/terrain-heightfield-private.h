@@ -1,0 +1,86 @@
+/* terrain-heightfield-private.h: storage of TerrainHeightfield, for the
+ * builders' inner loops
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "terrain-heightfield.h"
+
+G_BEGIN_DECLS
+
+/* How the samples are held. Every kind is read through the same clamped
+ * accessors, so a padded view, a decoded 16-bit PNG and a memory-mapped raw
+ * file cost no conversion of the whole grid. */
+typedef enum
+{
+  HEIGHTFIELD_F32,       /* host floats, metres */
+  HEIGHTFIELD_U16,       /* host-order U16: metres = value * scale + offset */
+  HEIGHTFIELD_U16_LE,    /* little-endian U16 bytes (mapped raw16) */
+} HeightfieldStorage;
+
+struct _TerrainHeightfield
+{
+  GObject parent_instance;
+
+  guint width;             /* the grid seen by users */
+  guint height;
+  guint data_width;        /* stored samples; the rest repeats the edges */
+  guint data_height;
+  gdouble spacing;
+
+  HeightfieldStorage storage;
+  GBytes *bytes;           /* owns (or maps) the samples */
+  const guint8 *samples;   /* row-major, data_width per row */
+  gboolean writable;       /* F32 made by this library, not shared */
+  gdouble scale;           /* U16 kinds */
+  gdouble offset;
+};
+
+static inline gfloat
+terrain_heightfield_sample_stored (const TerrainHeightfield *self,
+                                   guint                     x,
+                                   guint                     y)
+{
+  gsize i;
+
+  x = MIN (x, self->data_width - 1);
+  y = MIN (y, self->data_height - 1);
+  i = (gsize) y * self->data_width + x;
+
+  switch (self->storage)
+    {
+    case HEIGHTFIELD_F32:
+      return ((const gfloat *) (gconstpointer) self->samples)[i];
+    case HEIGHTFIELD_U16:
+      return (gfloat) (((const guint16 *) (gconstpointer) self->samples)[i] * self->scale +
+                       self->offset);
+    case HEIGHTFIELD_U16_LE:
+    default:
+      return (gfloat) ((self->samples[2 * i] | (self->samples[2 * i + 1] << 8)) * self->scale +
+                       self->offset);
+    }
+}
+
+/* Makes a heightfield over stored samples starting @offset bytes into
+ * @bytes; takes a reference on @bytes. Sizes are checked by the caller. */
+TerrainHeightfield *terrain_heightfield_new_for_storage (guint               width,
+                                                         guint               height,
+                                                         HeightfieldStorage  storage,
+                                                         GBytes             *bytes,
+                                                         gsize               offset,
+                                                         gdouble             scale,
+                                                         gdouble             value_offset,
+                                                         gdouble             spacing);
+
+/* Fills voids (flagged in @void_mask) of a float grid from the valid samples
+ * around them: linear interpolation along rows and columns, averaged where
+ * both exist, then the nearest filled value. Returns FALSE when every sample
+ * is void. */
+gboolean terrain_heightfield_fill_voids (gfloat       *samples,
+                                         guint         width,
+                                         guint         height,
+                                         const guint8 *void_mask);
+
+G_END_DECLS

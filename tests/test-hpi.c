@@ -1,0 +1,1633 @@
+/* test-hpi.c: HPI archives: reader, writer, archive paths
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * So that the reader is not tested only against the library's own writer,
+ * this file carries an independent encoder written from field-notes.md
+ * ("Total Annihilation ecosystem"): its own directory layout (records first,
+ * names last, entries unsorted, a gap before the directory, data in reverse
+ * order), its own obfuscation, its own LZ77 encoder (fixed candidate
+ * distances, overlapping copies, matches across the 4 KiB ring's wrap) and
+ * an independent LZ77 decoder to check the library's encoder. Real files
+ * are checked when the corpus is present.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <zlib.h>
+
+#include <glib/gstdio.h>
+
+#include "libterrain.h"
+#include "ta/terrain-hpi-private.h"
+
+/* ------------------------------------------------------------------------ */
+/* Independent reference codec                                               */
+
+static guint8
+ref_key_byte (guint32 key)
+{
+  guint32 k = (key * 4) | (key >> 6);
+
+  return (guint8) (k & 0xff);
+}
+
+/* Obfuscation: plain = cipher XOR (position XOR key), from byte 20 on. */
+static void
+ref_obfuscate (guint8  *data,
+               gsize    size,
+               guint32  key)
+{
+  guint8 k = ref_key_byte (key);
+
+  for (gsize pos = 20; pos < size; pos++)
+    data[pos] = data[pos] ^ (guint8) ((pos & 0xff) ^ k);
+}
+
+/* A decoder written from the description: a 4096-byte ring written from
+ * position 1, tags LSB first, u16 = ring offset << 4 | (length - 2). */
+static gssize
+ref_lz77_decode (const guint8 *in,
+                 gsize         n,
+                 guint8       *out,
+                 gsize         capacity)
+{
+  guint8 ring[4096];
+  gsize ip = 0, op = 0;
+  guint rp = 1;
+
+  memset (ring, 0, sizeof ring);
+  for (;;)
+    {
+      guint8 tags;
+
+      if (ip >= n)
+        return -1;
+      tags = in[ip++];
+      for (guint b = 0; b < 8; b++)
+        {
+          if (!(tags & (1u << b)))
+            {
+              if (ip >= n || op >= capacity)
+                return -1;
+              out[op++] = ring[rp] = in[ip++];
+              rp = (rp + 1) % 4096;
+            }
+          else
+            {
+              guint word, src, len;
+
+              if (ip + 2 > n)
+                return -1;
+              word = in[ip] | (in[ip + 1] << 8);
+              ip += 2;
+              src = word >> 4;
+              if (src == 0)
+                return (gssize) op;
+              len = (word & 15) + 2;
+              for (guint i = 0; i < len; i++)
+                {
+                  if (op >= capacity)
+                    return -1;
+                  out[op++] = ring[rp] = ring[src];
+                  src = (src + 1) % 4096;
+                  rp = (rp + 1) % 4096;
+                }
+            }
+        }
+    }
+}
+
+/* An encoder unlike the library's: at each byte it tries a fixed list of
+ * distances and takes the longest match (2 to 17 bytes). */
+static GByteArray *
+ref_lz77_encode (const guint8 *in,
+                 gsize         n)
+{
+  static const gsize distances[] = { 1, 2, 3, 4, 16, 100, 1000, 4000, 4095 };
+  GByteArray *out = g_byte_array_new ();
+  gsize tag_at = 0;
+  guint items = 8;
+  gsize i = 0;
+  gboolean done = FALSE;
+
+  while (!done)
+    {
+      guint8 zero = 0;
+      guint best = 0;
+      gsize best_distance = 0;
+
+      if (items == 8)
+        {
+          tag_at = out->len;
+          g_byte_array_append (out, &zero, 1);
+          items = 0;
+        }
+
+      if (i == n)
+        {
+          guint8 end[2] = { 0, 0 };
+
+          out->data[tag_at] |= (guint8) (1u << items);
+          g_byte_array_append (out, end, 2);
+          done = TRUE;
+          continue;
+        }
+
+      for (guint d = 0; d < G_N_ELEMENTS (distances); d++)
+        {
+          gsize dist = distances[d];
+          guint len = 0;
+
+          if (dist > i || ((i - dist + 1) % 4096) == 0)
+            continue;
+          while (len < 17 && i + len < n && in[i + len] == in[i - dist + len])
+            len++;
+          if (len > best)
+            {
+              best = len;
+              best_distance = dist;
+            }
+        }
+
+      if (best >= 2)
+        {
+          guint src = (guint) ((i - best_distance + 1) % 4096);
+          guint word = (src << 4) | (best - 2);
+          guint8 bytes[2] = { word & 0xff, word >> 8 };
+
+          out->data[tag_at] |= (guint8) (1u << items);
+          g_byte_array_append (out, bytes, 2);
+          i += best;
+        }
+      else
+        {
+          g_byte_array_append (out, in + i, 1);
+          i++;
+        }
+      items++;
+    }
+  return out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Independent reference archive builder                                     */
+
+typedef struct
+{
+  const char *path;
+  TerrainHpiCompression method;
+  gboolean encrypt;
+  GBytes *contents;
+
+  /* Filled by the builder. */
+  gsize entry_offset;
+  gsize name_offset;
+  gsize record_offset;
+  gsize data_offset;
+} RefFile;
+
+typedef struct _RefDir RefDir;
+struct _RefDir
+{
+  char *name;
+  GPtrArray *dirs;    /* RefDir */
+  GPtrArray *files;   /* RefFile, borrowed */
+  gsize record_offset;
+};
+
+static RefDir *
+ref_dir_new (const char *name)
+{
+  RefDir *dir = g_new0 (RefDir, 1);
+
+  dir->name = g_strdup (name);
+  dir->dirs = g_ptr_array_new ();
+  dir->files = g_ptr_array_new ();
+  return dir;
+}
+
+static void
+ref_dir_free (RefDir *dir)
+{
+  for (guint i = 0; i < dir->dirs->len; i++)
+    ref_dir_free (g_ptr_array_index (dir->dirs, i));
+  g_ptr_array_unref (dir->dirs);
+  g_ptr_array_unref (dir->files);
+  g_free (dir->name);
+  g_free (dir);
+}
+
+static void
+put32 (GByteArray *a,
+       gsize       at,
+       guint32     v)
+{
+  a->data[at] = v & 0xff;
+  a->data[at + 1] = (v >> 8) & 0xff;
+  a->data[at + 2] = (v >> 16) & 0xff;
+  a->data[at + 3] = v >> 24;
+}
+
+static gsize
+reserve (GByteArray *a,
+         gsize       n)
+{
+  gsize at = a->len;
+
+  g_byte_array_set_size (a, a->len + n);
+  memset (a->data + at, 0, n);
+  return at;
+}
+
+/* Records and entry lists first (entries in reverse order), file records,
+ * then names, then subdirectories. */
+static void
+ref_layout (RefDir     *dir,
+            GByteArray *a)
+{
+  guint n = dir->dirs->len + dir->files->len;
+  gsize entries;
+  g_autofree gsize *name_at = g_new0 (gsize, n + 1);
+
+  dir->record_offset = reserve (a, 8);
+  entries = reserve (a, 9 * (gsize) n);
+  put32 (a, dir->record_offset, n);
+  put32 (a, dir->record_offset + 4, (guint32) entries);
+
+  for (guint i = 0; i < dir->files->len; i++)
+    {
+      RefFile *file = g_ptr_array_index (dir->files, i);
+
+      file->record_offset = reserve (a, 9);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name = i < dir->files->len
+        ? strrchr (((RefFile *) g_ptr_array_index (dir->files, i))->path, '/')
+        : NULL;
+      const char *base;
+
+      if (i < dir->files->len)
+        base = name != NULL ? name + 1 : ((RefFile *) g_ptr_array_index (dir->files, i))->path;
+      else
+        base = ((RefDir *) g_ptr_array_index (dir->dirs, i - dir->files->len))->name;
+      name_at[i] = reserve (a, strlen (base) + 1);
+      memcpy (a->data + name_at[i], base, strlen (base));
+    }
+  for (guint i = 0; i < dir->dirs->len; i++)
+    ref_layout (g_ptr_array_index (dir->dirs, i), a);
+
+  /* Entries, last child first. */
+  for (guint i = 0; i < n; i++)
+    {
+      guint child = n - 1 - i;
+      gsize entry = entries + 9 * (gsize) i;
+
+      put32 (a, entry, (guint32) name_at[child]);
+      if (child < dir->files->len)
+        {
+          RefFile *file = g_ptr_array_index (dir->files, child);
+
+          file->entry_offset = entry;
+          file->name_offset = name_at[child];
+          put32 (a, entry + 4, (guint32) file->record_offset);
+          a->data[entry + 8] = 0;
+        }
+      else
+        {
+          RefDir *sub = g_ptr_array_index (dir->dirs, child - dir->files->len);
+
+          put32 (a, entry + 4, (guint32) sub->record_offset);
+          a->data[entry + 8] = 1;
+        }
+    }
+}
+
+static void
+ref_add_chunk (GByteArray   *a,
+               const RefFile *file,
+               const guint8 *data,
+               gsize         length,
+               guint32      *stored_size)
+{
+  GByteArray *payload;
+  guint8 header[19];
+  guint32 sum = 0;
+
+  if (file->method == TERRAIN_HPI_COMPRESSION_LZ77)
+    payload = ref_lz77_encode (data, length);
+  else
+    {
+      uLongf bound = compressBound (length);
+
+      payload = g_byte_array_sized_new (bound);
+      g_byte_array_set_size (payload, bound);
+      g_assert_cmpint (compress2 (payload->data, &bound, data, length, 9), ==, Z_OK);
+      g_byte_array_set_size (payload, bound);
+    }
+  if (file->encrypt)
+    for (guint i = 0; i < payload->len; i++)
+      payload->data[i] = (guint8) (((payload->data[i] ^ (i & 0xff)) + (i & 0xff)) & 0xff);
+  for (guint i = 0; i < payload->len; i++)
+    sum += payload->data[i];
+
+  memcpy (header, "SQSH", 4);
+  header[4] = 2;
+  header[5] = (guint8) file->method;
+  header[6] = file->encrypt ? 1 : 0;
+  header[7] = payload->len & 0xff;
+  header[8] = (payload->len >> 8) & 0xff;
+  header[9] = (payload->len >> 16) & 0xff;
+  header[10] = payload->len >> 24;
+  header[11] = length & 0xff;
+  header[12] = (length >> 8) & 0xff;
+  header[13] = (length >> 16) & 0xff;
+  header[14] = (guint8) (length >> 24);
+  header[15] = sum & 0xff;
+  header[16] = (sum >> 8) & 0xff;
+  header[17] = (sum >> 16) & 0xff;
+  header[18] = sum >> 24;
+  g_byte_array_append (a, header, 19);
+  g_byte_array_append (a, payload->data, payload->len);
+  *stored_size = 19 + payload->len;
+  g_byte_array_unref (payload);
+}
+
+static void
+ref_add_data (GByteArray *a,
+              RefFile    *file)
+{
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (file->contents, &size);
+  guint n_chunks = (guint) ((size + 65535) / 65536);
+  gsize table;
+
+  file->data_offset = a->len;
+  if (file->method == TERRAIN_HPI_COMPRESSION_NONE)
+    {
+      g_byte_array_append (a, data, size);
+      return;
+    }
+  table = reserve (a, 4 * (gsize) n_chunks);
+  for (guint k = 0; k < n_chunks; k++)
+    {
+      guint32 stored;
+
+      ref_add_chunk (a, file, data + (gsize) k * 65536, MIN (65536, size - (gsize) k * 65536),
+                     &stored);
+      put32 (a, table + 4 * k, stored);
+    }
+}
+
+/* Builds an archive holding @files; @gap junk bytes between the header and
+ * the directory. The offsets of each file's structures are written back
+ * into @files (before obfuscation, which does not move anything). */
+static GBytes *
+ref_build (RefFile *files,
+           guint    n,
+           guint32  key,
+           gsize    gap)
+{
+  RefDir *root = ref_dir_new ("");
+  GByteArray *a = g_byte_array_new ();
+  gsize directory_end;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GStrv) names = g_strsplit (files[i].path, "/", -1);
+      guint depth = g_strv_length (names);
+      RefDir *dir = root;
+
+      for (guint d = 0; d + 1 < depth; d++)
+        {
+          RefDir *found = NULL;
+
+          for (guint k = 0; k < dir->dirs->len; k++)
+            if (strcmp (((RefDir *) g_ptr_array_index (dir->dirs, k))->name, names[d]) == 0)
+              found = g_ptr_array_index (dir->dirs, k);
+          if (found == NULL)
+            {
+              found = ref_dir_new (names[d]);
+              g_ptr_array_add (dir->dirs, found);
+            }
+          dir = found;
+        }
+      g_ptr_array_add (dir->files, &files[i]);
+    }
+
+  reserve (a, 20);
+  for (gsize i = 0; i < gap; i++)
+    {
+      guint8 junk = (guint8) (0xC0 + i);
+
+      g_byte_array_append (a, &junk, 1);
+    }
+  ref_layout (root, a);
+  directory_end = a->len;
+
+  /* Data in reverse file order. */
+  for (guint i = n; i > 0; i--)
+    ref_add_data (a, &files[i - 1]);
+  for (guint i = 0; i < n; i++)
+    put32 (a, files[i].record_offset, (guint32) files[i].data_offset);
+  for (guint i = 0; i < n; i++)
+    {
+      put32 (a, files[i].record_offset + 4, (guint32) g_bytes_get_size (files[i].contents));
+      a->data[files[i].record_offset + 8] = (guint8) files[i].method;
+    }
+
+  memcpy (a->data, "HAPI", 4);
+  put32 (a, 4, 0x00010000);
+  put32 (a, 8, (guint32) directory_end);
+  put32 (a, 12, key);
+  put32 (a, 16, (guint32) (20 + gap));
+  if (key != 0)
+    ref_obfuscate (a->data, a->len, key);
+
+  ref_dir_free (root);
+  return g_byte_array_free_to_bytes (a);
+}
+
+/* Contents with long repeats (some 4000 bytes back, across the ring's wrap),
+ * runs, and noise. */
+static GBytes *
+make_contents (gsize  size,
+               guint  seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  guint8 *data = g_malloc (MAX (size, 1));
+
+  for (gsize i = 0; i < size; i++)
+    {
+      guint kind = (guint) ((i / 700) % 4);
+
+      if (kind == 0)
+        data[i] = (guint8) g_rand_int_range (rand, 0, 256);
+      else if (kind == 1)
+        data[i] = (guint8) (i / 50);
+      else if (kind == 2 && i >= 4000)
+        data[i] = data[i - 4000];
+      else
+        data[i] = (guint8) "terrain "[i % 8];
+    }
+  return g_bytes_new_take (data, size);
+}
+
+typedef struct
+{
+  RefFile files[8];
+  guint n;
+} RefSet;
+
+static void
+ref_set_init (RefSet *set)
+{
+  RefFile files[] = {
+    { "readme.txt", TERRAIN_HPI_COMPRESSION_NONE, FALSE,
+      g_bytes_new_static ("Maps for testing.\r\n", 19) },
+    { "maps/big.bin", TERRAIN_HPI_COMPRESSION_LZ77, FALSE, make_contents (150000, 1) },
+    { "maps/zero.bin", TERRAIN_HPI_COMPRESSION_ZLIB, FALSE, g_bytes_new_static ("", 0) },
+    { "maps/z.dat", TERRAIN_HPI_COMPRESSION_ZLIB, TRUE, make_contents (70000, 2) },
+    { "maps/exact.bin", TERRAIN_HPI_COMPRESSION_NONE, FALSE, make_contents (65536, 3) },
+    { "Sub/Deeper/enc.lz", TERRAIN_HPI_COMPRESSION_LZ77, TRUE, make_contents (65537, 4) },
+    { "Sub/tiny.z", TERRAIN_HPI_COMPRESSION_ZLIB, FALSE, g_bytes_new_static ("x", 1) },
+  };
+
+  memcpy (set->files, files, sizeof files);
+  set->n = G_N_ELEMENTS (files);
+}
+
+static void
+ref_set_clear (RefSet *set)
+{
+  for (guint i = 0; i < set->n; i++)
+    g_bytes_unref (set->files[i].contents);
+}
+
+static void
+assert_archive_holds (TerrainHpiArchive *archive,
+                      const RefFile     *files,
+                      guint              n)
+{
+  g_assert_cmpuint (terrain_hpi_archive_get_n_files (archive), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) contents = NULL;
+      guint index = G_MAXUINT;
+
+      g_assert_true (terrain_hpi_archive_find (archive, files[i].path, &index));
+      g_assert_cmpstr (terrain_hpi_archive_get_path (archive, index), ==, files[i].path);
+      g_assert_cmpuint (terrain_hpi_archive_get_file_size (archive, index), ==,
+                        g_bytes_get_size (files[i].contents));
+      g_assert_cmpint (terrain_hpi_archive_get_compression (archive, index), ==, files[i].method);
+      contents = terrain_hpi_archive_read_file (archive, index, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (contents, files[i].contents));
+    }
+}
+
+static void
+assert_round_trip (TerrainHpiArchive *archive,
+                   GBytes            *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (archive), &error);
+
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (written, bytes));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Codec                                                                     */
+
+static void
+test_lz77_codec (void)
+{
+  static const gsize sizes[] = { 0, 1, 2, 3, 17, 18, 4095, 4096, 4097, 9000, 65536 };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint seed = 0; seed < 3; seed++)
+      {
+        g_autoptr(GBytes) contents = NULL;
+        g_autoptr(GByteArray) packed = g_byte_array_new ();
+        g_autoptr(GByteArray) reference = NULL;
+        const guint8 *data;
+        g_autofree guint8 *out = g_malloc (sizes[s] + 1);
+        const char *why = NULL;
+        gsize used = 0;
+
+        if (seed == 0)
+          contents = make_contents (sizes[s], 7);
+        else if (seed == 1)
+          contents = g_bytes_new_take (g_malloc0 (sizes[s] + 1), sizes[s]);  /* all zero */
+        else
+          {
+            guint8 *noise = g_malloc (sizes[s] + 1);
+            g_autoptr(GRand) rand = g_rand_new_with_seed ((guint32) sizes[s]);
+
+            for (gsize i = 0; i < sizes[s]; i++)
+              noise[i] = (guint8) g_rand_int_range (rand, 0, 256);
+            contents = g_bytes_new_take (noise, sizes[s]);
+          }
+        data = g_bytes_get_data (contents, NULL);
+
+        /* The library's encoder, checked by the reference decoder and the
+         * library's decoder. */
+        terrain_hpi_lz77_compress (data, sizes[s], packed);
+        g_assert_cmpint (ref_lz77_decode (packed->data, packed->len, out, sizes[s]), ==,
+                         (gssize) sizes[s]);
+        g_assert_cmpmem (out, sizes[s], data, sizes[s]);
+        memset (out, 0xEE, sizes[s]);
+        g_assert_true (terrain_hpi_lz77_decompress (packed->data, packed->len, out, sizes[s],
+                                                    &used, &why));
+        g_assert_cmpuint (used, ==, packed->len);
+        g_assert_cmpmem (out, sizes[s], data, sizes[s]);
+        if (seed == 1 && sizes[s] >= 4096)
+          g_assert_cmpuint (packed->len, <, sizes[s] / 7);
+
+        /* The reference encoder, decoded by the library. */
+        if (sizes[s] <= 9000)
+          {
+            reference = ref_lz77_encode (data, sizes[s]);
+            memset (out, 0xEE, sizes[s]);
+            g_assert_true (terrain_hpi_lz77_decompress (reference->data, reference->len, out,
+                                                        sizes[s], NULL, &why));
+            g_assert_cmpmem (out, sizes[s], data, sizes[s]);
+          }
+
+        /* Wrong sizes and cut data are errors, never overruns. */
+        if (sizes[s] > 0)
+          {
+            g_assert_false (terrain_hpi_lz77_decompress (packed->data, packed->len, out,
+                                                         sizes[s] - 1, NULL, &why));
+            g_assert_nonnull (why);
+            g_assert_false (terrain_hpi_lz77_decompress (packed->data, packed->len - 1, out,
+                                                         sizes[s], NULL, &why));
+          }
+        {
+          g_autofree guint8 *bigger = g_malloc (sizes[s] + 2);
+
+          g_assert_false (terrain_hpi_lz77_decompress (packed->data, packed->len, bigger,
+                                                       sizes[s] + 1, NULL, &why));
+        }
+      }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading the reference archives                                            */
+
+static void
+test_read_reference (gconstpointer data)
+{
+  guint32 key = GPOINTER_TO_UINT (data);
+  RefSet set;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TerrainHpiArchive) archive = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autofree char *where = NULL;
+
+  ref_set_init (&set);
+  bytes = ref_build (set.files, set.n, key, 4);
+
+  archive = terrain_hpi_archive_new_from_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_hpi_archive_get_key (archive), ==, key);
+  assert_archive_holds (archive, set.files, set.n);
+
+  /* Paths are case-insensitive, with either separator. */
+  g_assert_true (terrain_hpi_archive_find (archive, "SUB\\deeper\\ENC.LZ", NULL));
+  g_assert_true (terrain_hpi_archive_find (archive, "/maps/Z.DAT", NULL));
+  g_assert_false (terrain_hpi_archive_find (archive, "maps", NULL));
+  g_assert_false (terrain_hpi_archive_find (archive, "maps/z.da", NULL));
+  {
+    g_autoptr(GBytes) tiny = terrain_hpi_archive_read_path (archive, "sub/TINY.Z", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpmem (g_bytes_get_data (tiny, NULL), 1, "x", 1);
+    g_assert_null (terrain_hpi_archive_read_path (archive, "sub/none", &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO);
+    g_clear_error (&error);
+    g_assert_null (terrain_hpi_archive_read_file (archive, 99, &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE);
+    g_clear_error (&error);
+  }
+
+  /* The document: byte-exact, described, valid. */
+  assert_round_trip (archive, bytes);
+  node = terrain_document_describe (TERRAIN_DOCUMENT (archive));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "files"), ==, set.n);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "directories"), ==, 3);
+  issues = terrain_document_validate (TERRAIN_DOCUMENT (archive));
+  g_assert_cmpuint (issues->len, ==, 0);
+  where = terrain_document_describe_offset (TERRAIN_DOCUMENT (archive),
+                                            set.files[3].data_offset + 4 * 2 + 3);
+  g_assert_cmpstr (where, ==, "chunk 0 of \"maps/z.dat\", header");
+  g_free (where);
+  where = terrain_document_describe_offset (TERRAIN_DOCUMENT (archive), 21);
+  g_assert_cmpstr (where, ==, "between the header and the directory");
+  g_free (where);
+  where = terrain_document_describe_offset (TERRAIN_DOCUMENT (archive), set.files[0].name_offset);
+  g_assert_true (g_str_has_prefix (where, "directory, name of entry"));
+
+  ref_set_clear (&set);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writer                                                                    */
+
+static GBytes *
+write_set (RefSet   *set,
+           guint8    key,
+           gboolean  encrypt)
+{
+  g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes;
+
+  terrain_hpi_writer_set_key (writer, key);
+  terrain_hpi_writer_set_encrypt_chunks (writer, encrypt);
+  for (guint i = 0; i < set->n; i++)
+    g_assert_true (terrain_hpi_writer_add_file (writer, set->files[i].path,
+                                                set->files[i].contents, set->files[i].method,
+                                                &error));
+  bytes = terrain_hpi_writer_to_bytes (writer, &error);
+  g_assert_no_error (error);
+  return bytes;
+}
+
+static void
+test_writer (gconstpointer data)
+{
+  guint variant = GPOINTER_TO_UINT (data);
+  guint8 key = variant & 1 ? 0xA7 : 0;
+  gboolean encrypt = (variant & 2) != 0;
+  RefSet set;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) plain = NULL;
+  g_autoptr(TerrainHpiArchive) archive = NULL;
+  g_autoptr(GError) error = NULL;
+
+  ref_set_init (&set);
+  bytes = write_set (&set, key, encrypt);
+  archive = terrain_hpi_archive_new_from_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+  assert_archive_holds (archive, set.files, set.n);
+  assert_round_trip (archive, bytes);
+
+  /* The same archive unkeyed: the reference obfuscation of it must give the
+   * keyed one, byte for byte past the header's key field. */
+  plain = write_set (&set, 0, encrypt);
+  {
+    gsize size = g_bytes_get_size (plain);
+    g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (plain, NULL), size);
+
+    g_assert_cmpuint (size, ==, g_bytes_get_size (bytes));
+    if (key != 0)
+      ref_obfuscate (copy, size, key);
+    copy[12] = key;
+    g_assert_cmpmem (copy, size, g_bytes_get_data (bytes, NULL), size);
+  }
+
+  /* Entries come out in case-insensitive order, at the layout real
+   * archives use: root record at 20, its entries at 28. */
+  {
+    const guint8 *p = g_bytes_get_data (plain, NULL);
+
+    g_assert_cmpmem (p, 4, "HAPI", 4);
+    g_assert_cmpuint (p[16], ==, 20);
+    g_assert_cmpuint (p[24], ==, 28);
+    g_assert_cmpstr (terrain_hpi_archive_get_path (archive, 0), ==, "maps/big.bin");
+    g_assert_cmpstr (terrain_hpi_archive_get_path (archive, 2), ==, "maps/z.dat");
+    g_assert_cmpstr (terrain_hpi_archive_get_path (archive, 3), ==, "maps/zero.bin");
+    g_assert_cmpstr (terrain_hpi_archive_get_path (archive, 4), ==, "readme.txt");
+    g_assert_cmpstr (terrain_hpi_archive_get_path (archive, 5), ==, "Sub/Deeper/enc.lz");
+  }
+
+  ref_set_clear (&set);
+}
+
+static void
+test_writer_errors (void)
+{
+  g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+  g_autoptr(GBytes) one = g_bytes_new_static ("1", 1);
+  static const char * const bad[] = {
+    "", "/x", "a//b", "a/", "a/../b", "./a", "c:d", "a\tb",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (terrain_hpi_writer_add_file (writer, bad[i], one,
+                                                   TERRAIN_HPI_COMPRESSION_NONE, &error));
+      g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    }
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (terrain_hpi_writer_add_file (writer, "maps/a.tnt", one,
+                                                TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+    g_assert_false (terrain_hpi_writer_add_file (writer, "MAPS\\A.TNT", one,
+                                                 TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    g_clear_error (&error);
+    g_assert_false (terrain_hpi_writer_add_file (writer, "maps/a.tnt/x", one,
+                                                 TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    g_clear_error (&error);
+    g_assert_false (terrain_hpi_writer_add_file (writer, "maps", one,
+                                                 TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  }
+}
+
+static void
+test_pack_map_and_paths (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new (8, 6, &error);
+  g_autoptr(TerrainOtaFile) ota = NULL;
+  g_autoptr(GBytes) tnt_bytes = NULL;
+  g_autoptr(GBytes) ota_bytes = NULL;
+  g_autoptr(GBytes) archive_bytes = NULL;
+  g_autoptr(TerrainHpiArchive) archive = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("terrain-hpi-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "mine.ufo", NULL);
+  g_autofree char *spec = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TerrainDocument) inner = NULL;
+  g_autoptr(GBytes) written = NULL;
+
+  g_assert_no_error (error);
+  ota = terrain_ota_file_new ("Mine", &error);
+  g_assert_no_error (error);
+  tnt_bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (map), &error);
+  ota_bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ota), &error);
+  g_assert_no_error (error);
+
+  g_assert_null (terrain_hpi_pack_map ("a/b", tnt_bytes, ota_bytes, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+
+  archive_bytes = terrain_hpi_pack_map ("Mine", tnt_bytes, ota_bytes, &error);
+  g_assert_no_error (error);
+  archive = terrain_hpi_archive_new_from_bytes (archive_bytes, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_hpi_archive_get_n_files (archive), ==, 2);
+  g_assert_cmpstr (terrain_hpi_archive_get_path (archive, 0), ==, "maps/Mine.ota");
+  g_assert_cmpstr (terrain_hpi_archive_get_path (archive, 1), ==, "maps/Mine.tnt");
+  g_assert_cmpint (terrain_hpi_archive_get_compression (archive, 1), ==,
+                   TERRAIN_HPI_COMPRESSION_ZLIB);
+  g_assert_true (terrain_file_save_bytes (file, archive_bytes, NULL, &error));
+
+  /* ARCHIVE:path opens the map inside, byte-identical. */
+  spec = g_strdup_printf ("%s:maps/mine.TNT", path);
+  inner = terrain_document_load_path (spec, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (TERRAIN_IS_TNT_MAP (inner));
+  g_assert_null (terrain_document_get_file (inner));
+  written = terrain_document_save_to_bytes (inner, &error);
+  g_assert_true (g_bytes_equal (written, tnt_bytes));
+  g_clear_object (&inner);
+  g_free (spec);
+
+  spec = g_strdup_printf ("%s:maps\\Mine.ota", path);
+  inner = terrain_document_load_path (spec, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (TERRAIN_IS_OTA_FILE (inner));
+  g_assert_cmpstr (terrain_ota_file_get_mission_name (TERRAIN_OTA_FILE (inner)), ==, "Mine");
+  g_clear_object (&inner);
+  g_free (spec);
+
+  /* The archive itself, by its plain path. */
+  inner = terrain_document_load_path (path, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (TERRAIN_IS_HPI_ARCHIVE (inner));
+  g_clear_object (&inner);
+
+  /* Errors: no such member, not an archive, nothing at all. */
+  spec = g_strdup_printf ("%s:maps/other.tnt", path);
+  g_assert_null (terrain_document_load_path (spec, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "maps/other.tnt"));
+  g_clear_error (&error);
+  g_free (spec);
+  {
+    g_autofree char *text_path = g_build_filename (dir, "plain.txt", NULL);
+
+    g_assert_true (g_file_set_contents (text_path, "hello", -1, NULL));
+    spec = g_strdup_printf ("%s:inside", text_path);
+    g_assert_null (terrain_document_load_path (spec, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+    g_clear_error (&error);
+    g_free (spec);
+    g_remove (text_path);
+  }
+  spec = g_build_filename (dir, "missing.hpi:maps/x.tnt", NULL);
+  g_assert_null (terrain_document_load_path (spec, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO);
+  g_clear_error (&error);
+
+  /* Extraction. */
+  {
+    g_autofree char *out = g_build_filename (dir, "out", NULL);
+    g_autofree char *extracted = g_build_filename (out, "maps", "Mine.tnt", NULL);
+    g_autofree char *extracted_ota = g_build_filename (out, "maps", "Mine.ota", NULL);
+    g_autoptr(GFile) folder = g_file_new_for_path (out);
+    g_autofree char *contents = NULL;
+    gsize length = 0;
+
+    g_assert_true (terrain_hpi_archive_extract (archive, folder, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (extracted, &contents, &length, NULL));
+    g_assert_cmpmem (contents, length, g_bytes_get_data (tnt_bytes, NULL),
+                     g_bytes_get_size (tnt_bytes));
+    /* Again over existing files. */
+    g_assert_true (terrain_hpi_archive_extract (archive, folder, NULL, &error));
+    g_remove (extracted);
+    g_remove (extracted_ota);
+    {
+      g_autofree char *maps = g_build_filename (out, "maps", NULL);
+
+      g_rmdir (maps);
+    }
+    g_rmdir (out);
+  }
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Malformed archives                                                        */
+
+typedef struct
+{
+  RefSet set;
+  GBytes *bytes;
+} Small;
+
+/* A plain archive: one stored file, one zlib file of two chunks, one LZ77
+ * file, for patching. */
+static void
+small_init (Small *s)
+{
+  RefFile files[] = {
+    { "a/stored.bin", TERRAIN_HPI_COMPRESSION_NONE, FALSE, make_contents (300, 9) },
+    { "a/zlib.bin", TERRAIN_HPI_COMPRESSION_ZLIB, FALSE, make_contents (70000, 10) },
+    { "lz.bin", TERRAIN_HPI_COMPRESSION_LZ77, FALSE, make_contents (5000, 11) },
+  };
+
+  memcpy (s->set.files, files, sizeof files);
+  s->set.n = G_N_ELEMENTS (files);
+  s->bytes = ref_build (s->set.files, s->set.n, 0, 0);
+}
+
+static void
+small_clear (Small *s)
+{
+  ref_set_clear (&s->set);
+  g_bytes_unref (s->bytes);
+}
+
+static guint8 *
+small_copy (Small *s,
+            gsize *size)
+{
+  return g_memdup2 (g_bytes_get_data (s->bytes, size), g_bytes_get_size (s->bytes));
+}
+
+static void
+set32 (guint8  *p,
+       gsize    at,
+       guint32  v)
+{
+  p[at] = v & 0xff;
+  p[at + 1] = (v >> 8) & 0xff;
+  p[at + 2] = (v >> 16) & 0xff;
+  p[at + 3] = v >> 24;
+}
+
+/* Loads @data; if loading works, reads every file. Returns the first error. */
+static GError *
+load_and_read (const guint8 *data,
+               gsize         size)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (data, size);
+  g_autoptr(TerrainHpiArchive) archive = NULL;
+  GError *error = NULL;
+
+  archive = terrain_hpi_archive_new_from_bytes (bytes, NULL, &error);
+  if (archive == NULL)
+    return error;
+  for (guint i = 0; i < terrain_hpi_archive_get_n_files (archive); i++)
+    {
+      g_autoptr(GBytes) contents = terrain_hpi_archive_read_file (archive, i, &error);
+
+      if (contents == NULL)
+        return error;
+    }
+  return NULL;
+}
+
+static void
+expect_error (const guint8 *data,
+              gsize         size,
+              gint          code,
+              const char   *fragment)
+{
+  g_autoptr(GError) error = load_and_read (data, size);
+
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, TERRAIN_ERROR, code);
+  if (fragment != NULL && strstr (error->message, fragment) == NULL)
+    g_error ("message \"%s\" lacks \"%s\"", error->message, fragment);
+}
+
+static void
+test_malformed (void)
+{
+  Small s;
+  gsize size;
+  g_autofree guint8 *p = NULL;
+  const RefFile *stored, *zlib, *lz;
+  gsize zchunk;
+
+  small_init (&s);
+  stored = &s.set.files[0];
+  zlib = &s.set.files[1];
+  lz = &s.set.files[2];
+  zchunk = zlib->data_offset + 8;   /* two chunk sizes, then chunk 0 */
+
+  g_assert_null (load_and_read (g_bytes_get_data (s.bytes, NULL), g_bytes_get_size (s.bytes)));
+
+#define FRESH() (g_free (p), p = small_copy (&s, &size))
+
+  FRESH ();
+  p[0] = 'X';
+  expect_error (p, size, TERRAIN_ERROR_BAD_MAGIC, "HAPI");
+  FRESH ();
+  memcpy (p + 4, "BANK", 4);
+  expect_error (p, size, TERRAIN_ERROR_UNSUPPORTED_VERSION, "saved game");
+  FRESH ();
+  set32 (p, 4, 0x00020000);
+  expect_error (p, size, TERRAIN_ERROR_UNSUPPORTED_VERSION, "Kingdoms");
+  FRESH ();
+  set32 (p, 16, 12);
+  expect_error (p, size, TERRAIN_ERROR_OUT_OF_RANGE, "directory start 12");
+  FRESH ();
+  set32 (p, 8, (guint32) size + 1);
+  expect_error (p, size, TERRAIN_ERROR_TRUNCATED, "directory");
+  FRESH ();
+  expect_error (p, 19, TERRAIN_ERROR_TRUNCATED, NULL);
+
+  /* Root entry count beyond what the directory holds. */
+  FRESH ();
+  set32 (p, 20, 1000);
+  expect_error (p, size, TERRAIN_ERROR_OUT_OF_RANGE, "entry list");
+  /* A name outside the directory, a name without its NUL. */
+  FRESH ();
+  set32 (p, stored->entry_offset, (guint32) size - 2);
+  expect_error (p, size, TERRAIN_ERROR_OUT_OF_RANGE, "name");
+  FRESH ();
+  {
+    guint32 end = p[8] | (p[9] << 8) | (p[10] << 16) | ((guint32) p[11] << 24);
+
+    set32 (p, stored->entry_offset, end - 1);
+    p[end - 1] = 'x';
+    expect_error (p, size, TERRAIN_ERROR_TRUNCATED, "NUL");
+  }
+  /* Names that would escape the extraction folder. */
+  FRESH ();
+  memcpy (p + stored->name_offset, "..\0", 3);
+  expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "not a valid file name");
+  FRESH ();
+  p[stored->name_offset + 1] = '/';
+  expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "not a valid file name");
+  /* A directory entry pointing back at the root: a loop. */
+  FRESH ();
+  set32 (p, stored->entry_offset + 4, 20);
+  p[stored->entry_offset + 8] = 1;
+  expect_error (p, size, TERRAIN_ERROR_OVERLAP, "already uses");
+  FRESH ();
+  p[stored->entry_offset + 8] = 7;
+  expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "directory flag 7");
+  /* File records. */
+  FRESH ();
+  p[stored->record_offset + 8] = 3;
+  expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "compression method 3");
+  FRESH ();
+  set32 (p, stored->record_offset, (guint32) size + 10);
+  expect_error (p, size, TERRAIN_ERROR_OUT_OF_RANGE, "stored.bin");
+  FRESH ();
+  set32 (p, stored->record_offset + 4, G_MAXUINT32);
+  expect_error (p, size, TERRAIN_ERROR_TRUNCATED, "stored.bin");
+  FRESH ();
+  set32 (p, zlib->data_offset, 5);
+  expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "less than its 19-byte header");
+  FRESH ();
+  set32 (p, zlib->data_offset + 4, 0x7FFFFFFF);
+  expect_error (p, size, TERRAIN_ERROR_TRUNCATED, "chunk 1 of \"a/zlib.bin\"");
+  FRESH ();
+  set32 (p, zlib->record_offset + 4, 700000);  /* 11 chunks: the table overlaps the data */
+  expect_error (p, size, TERRAIN_ERROR_TRUNCATED, "a/zlib.bin");
+
+  /* Chunks. */
+  FRESH ();
+  p[zchunk] = 'X';
+  expect_error (p, size, TERRAIN_ERROR_BAD_MAGIC, "chunk 0 of 2 of \"a/zlib.bin\"");
+  FRESH ();
+  p[zchunk + 5] = 0;
+  expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "compression method 0");
+  FRESH ();
+  p[zchunk + 19 + 10] ^= 0x55;
+  expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "checksum");
+  FRESH ();
+  set32 (p, zchunk + 11, 65535);
+  expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "decompressed bytes");
+  FRESH ();
+  set32 (p, zchunk + 7, 0x00FFFFFF);
+  expect_error (p, size, TERRAIN_ERROR_TRUNCATED, "compressed bytes");
+  {
+    /* A corrupt zlib stream with a matching checksum. */
+    guint32 sum = 0;
+    guint32 length;
+
+    FRESH ();
+    length = p[zchunk + 7] | (p[zchunk + 8] << 8) | (p[zchunk + 9] << 16);
+    p[zchunk + 19 + 2] ^= 0xFF;
+    for (guint32 i = 0; i < length; i++)
+      sum += p[zchunk + 19 + i];
+    set32 (p, zchunk + 15, sum);
+    expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "zlib");
+  }
+  {
+    /* An LZ77 chunk whose end marker is cut off (checksum fixed up). */
+    gsize chunk = lz->data_offset + 4;
+    guint32 length, sum = 0;
+
+    FRESH ();
+    length = p[chunk + 7] | (p[chunk + 8] << 8) | (p[chunk + 9] << 16);
+    set32 (p, chunk + 7, length - 2);
+    for (guint32 i = 0; i < length - 2; i++)
+      sum += p[chunk + 19 + i];
+    set32 (p, chunk + 15, sum);
+    expect_error (p, size, TERRAIN_ERROR_INVALID_VALUE, "LZ77");
+  }
+
+  /* Limits: reading a file larger than the budget. */
+  {
+    g_autoptr(TerrainLimits) limits = terrain_limits_new ();
+    g_autoptr(TerrainHpiArchive) archive = NULL;
+    g_autoptr(GError) error = NULL;
+    guint index;
+
+    limits->max_allocation = 60000;
+    archive = terrain_hpi_archive_new_from_bytes (s.bytes, limits, &error);
+    g_assert_no_error (error);
+    g_assert_true (terrain_hpi_archive_find (archive, "a/zlib.bin", &index));
+    g_assert_null (terrain_hpi_archive_read_file (archive, index, &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED);
+  }
+
+  /* Findings of a validation: an undecodable file is a warning. */
+  {
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(TerrainHpiArchive) archive = NULL;
+    g_autoptr(GPtrArray) issues = NULL;
+    g_autoptr(GError) error = NULL;
+
+    FRESH ();
+    p[zchunk + 19 + 10] ^= 0x55;
+    bytes = g_bytes_new (p, size);
+    archive = terrain_hpi_archive_new_from_bytes (bytes, NULL, &error);
+    g_assert_no_error (error);
+    issues = terrain_document_validate (TERRAIN_DOCUMENT (archive));
+    g_assert_cmpuint (issues->len, ==, 1);
+    g_assert_nonnull (strstr (terrain_issue_get_message (g_ptr_array_index (issues, 0)),
+                              "checksum"));
+    /* It still writes back byte for byte. */
+    assert_round_trip (archive, bytes);
+  }
+
+#undef FRESH
+  small_clear (&s);
+}
+
+/* Every prefix, and bytes overwritten all over, of keyed and plain
+ * archives: errors, never crashes. */
+static void
+test_truncations_and_mutations (void)
+{
+  RefFile files[] = {
+    { "m/a.bin", TERRAIN_HPI_COMPRESSION_LZ77, TRUE, make_contents (3000, 12) },
+    { "m/b.bin", TERRAIN_HPI_COMPRESSION_ZLIB, FALSE, make_contents (2000, 13) },
+    { "c.bin", TERRAIN_HPI_COMPRESSION_NONE, FALSE, make_contents (100, 14) },
+  };
+  static const guint32 keys[] = { 0, 0x33 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  guint failures = 0, survivors = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      g_autoptr(GBytes) bytes = ref_build (files, G_N_ELEMENTS (files), keys[k], 0);
+      gsize size = 0;
+      const guint8 *data = g_bytes_get_data (bytes, &size);
+      g_autofree guint8 *copy = g_memdup2 (data, size);
+
+      for (gsize length = 0; length < size; length++)
+        {
+          GError *error = load_and_read (data, length);
+
+          /* Cutting the last byte may leave a readable archive only when
+           * nothing lives there. */
+          if (error == NULL)
+            survivors++;
+          else
+            {
+              g_assert_true (error->domain == TERRAIN_ERROR);
+              g_error_free (error);
+              failures++;
+            }
+        }
+
+      for (guint m = 0; m < 3000; m++)
+        {
+          gsize at = (gsize) g_rand_int_range (rand, 0, (gint32) size);
+          guint8 saved = copy[at];
+          GError *error;
+
+          copy[at] = (guint8) g_rand_int_range (rand, 0, 256);
+          error = load_and_read (copy, size);
+          if (error != NULL)
+            {
+              g_assert_true (error->domain == TERRAIN_ERROR);
+              g_error_free (error);
+            }
+          else
+            {
+              g_autoptr(GBytes) mutated = g_bytes_new (copy, size);
+              g_autoptr(TerrainHpiArchive) archive =
+                terrain_hpi_archive_new_from_bytes (mutated, NULL, NULL);
+              g_autoptr(GBytes) written =
+                terrain_document_save_to_bytes (TERRAIN_DOCUMENT (archive), NULL);
+              g_autoptr(JsonNode) node = terrain_document_describe (TERRAIN_DOCUMENT (archive));
+
+              g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+              g_assert_true (g_bytes_equal (written, mutated));
+            }
+          copy[at] = saved;
+        }
+    }
+  g_test_message ("%u truncated archives rejected, %u accepted", failures, survivors);
+  g_assert_cmpuint (survivors, ==, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    g_bytes_unref (files[i].contents);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Corpus                                                                    */
+
+static char *
+corpus_path (const char *relative)
+{
+  const char *dir = g_getenv ("TERRAIN_CORPUS_DIR");
+  char *path;
+
+  if (dir == NULL)
+    return NULL;
+  path = g_build_filename (dir, relative, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+static void
+test_corpus_archive (void)
+{
+  g_autofree char *path = corpus_path ("ta/archives/mymaps_v1.hpi");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TerrainHpiArchive) archive = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char * const expected[] = {
+    "maps/ban.ota", "maps/ban.tnt", "maps/bar.ota", "maps/bar.tnt", "maps/foo.ota", "maps/foo.tnt",
+  };
+  guint64 total = 0;
+  gint64 start, elapsed;
+  g_autoptr(GPtrArray) contents = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+
+  if (path == NULL)
+    {
+      g_test_skip ("corpus archive not found");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  archive = terrain_hpi_archive_new_from_file (file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_hpi_archive_get_key (archive), ==, 0);
+  g_assert_cmpuint (terrain_hpi_archive_get_n_files (archive), ==, G_N_ELEMENTS (expected));
+
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      GBytes *bytes;
+
+      g_assert_cmpstr (terrain_hpi_archive_get_path (archive, i), ==, expected[i]);
+      g_assert_cmpint (terrain_hpi_archive_get_compression (archive, i), ==,
+                       TERRAIN_HPI_COMPRESSION_ZLIB);
+      bytes = terrain_hpi_archive_read_file (archive, i, &error);
+      g_assert_no_error (error);
+      total += g_bytes_get_size (bytes);
+      g_ptr_array_add (contents, bytes);
+    }
+  elapsed = MAX (g_get_monotonic_time () - start, 1);
+  g_test_message ("mymaps_v1.hpi: %" G_GUINT64_FORMAT " bytes decoded (zlib, checksums checked) "
+                  "in %.1f ms: %.0f MB/s", total, elapsed / 1000.0,
+                  (double) total / (double) elapsed);
+
+  /* Repacked by the writer, each method, plain and keyed: the same files. */
+  for (guint method = 0; method <= TERRAIN_HPI_COMPRESSION_ZLIB; method++)
+    {
+      g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+      g_autoptr(GBytes) packed = NULL;
+      g_autoptr(TerrainHpiArchive) again = NULL;
+      gint64 t0, t1, t2;
+
+      terrain_hpi_writer_set_key (writer, method == TERRAIN_HPI_COMPRESSION_LZ77 ? 0x21 : 0);
+      for (guint i = 0; i < contents->len; i++)
+        g_assert_true (terrain_hpi_writer_add_file (writer, expected[i],
+                                                    g_ptr_array_index (contents, i),
+                                                    (TerrainHpiCompression) method, &error));
+      t0 = g_get_monotonic_time ();
+      packed = terrain_hpi_writer_to_bytes (writer, &error);
+      t1 = g_get_monotonic_time ();
+      g_assert_no_error (error);
+      again = terrain_hpi_archive_new_from_bytes (packed, NULL, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < contents->len; i++)
+        {
+          g_autoptr(GBytes) back = terrain_hpi_archive_read_file (again, i, &error);
+
+          g_assert_no_error (error);
+          g_assert_true (g_bytes_equal (back, g_ptr_array_index (contents, i)));
+        }
+      t2 = g_get_monotonic_time ();
+      g_test_message ("repacked %s: %" G_GSIZE_FORMAT " bytes (original %" G_GSIZE_FORMAT
+                      "); packing %.0f MB/s, reading back %.0f MB/s",
+                      method == 0 ? "stored" : method == 1 ? "lz77 (key 0x21)" : "zlib",
+                      g_bytes_get_size (packed),
+                      g_bytes_get_size (terrain_document_get_source_bytes (
+                                          TERRAIN_DOCUMENT (archive))),
+                      (double) total / (double) MAX (t1 - t0, 1),
+                      (double) total / (double) MAX (t2 - t1, 1));
+    }
+}
+
+/* ban and bar opened from inside the archive are the loose files, byte for
+ * byte; foo has 52 void cells. */
+static void
+test_corpus_members (void)
+{
+  g_autofree char *archive = corpus_path ("ta/archives/mymaps_v1.hpi");
+  static const char * const names[] = { "ban", "bar" };
+  g_autoptr(GError) error = NULL;
+
+  if (archive == NULL)
+    {
+      g_test_skip ("corpus archive not found");
+      return;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    for (guint ext = 0; ext < 2; ext++)
+      {
+        const char *suffix = ext == 0 ? "tnt" : "ota";
+        g_autofree char *spec = g_strdup_printf ("%s:maps/%s.%s", archive, names[i], suffix);
+        g_autofree char *relative = g_strdup_printf ("ta/maps/%s.%s", names[i], suffix);
+        g_autofree char *loose_path = corpus_path (relative);
+        g_autoptr(GFile) loose_file = NULL;
+        g_autoptr(GBytes) loose = NULL;
+        g_autoptr(TerrainDocument) document = NULL;
+        g_autoptr(TerrainDocument) loose_document = NULL;
+        g_autoptr(GBytes) written = NULL;
+        g_autoptr(JsonNode) a = NULL;
+        g_autoptr(JsonNode) b = NULL;
+
+        document = terrain_document_load_path (spec, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_cmpint (terrain_document_get_format (document), ==,
+                         ext == 0 ? TERRAIN_FORMAT_TNT : TERRAIN_FORMAT_OTA);
+        if (loose_path == NULL)
+          continue;
+        loose_file = g_file_new_for_path (loose_path);
+        loose = terrain_file_load_bytes (loose_file, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_true (g_bytes_equal (terrain_document_get_source_bytes (document), loose));
+        written = terrain_document_save_to_bytes (document, &error);
+        g_assert_true (g_bytes_equal (written, loose));
+
+        /* The same description as the loose file's. */
+        loose_document = terrain_document_load (loose_file, NULL, NULL, &error);
+        a = terrain_document_describe (document);
+        b = terrain_document_describe (loose_document);
+        g_assert_true (json_node_equal (a, b));
+      }
+
+  {
+    g_autofree char *spec = g_strdup_printf ("%s:MAPS/FOO.TNT", archive);
+    g_autoptr(TerrainDocument) document =
+      terrain_document_load_path (spec, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error);
+    TerrainTntMap *map;
+    guint voids = 0;
+    g_autoptr(GPtrArray) issues = NULL;
+    gboolean any;
+
+    g_assert_no_error (error);
+    g_assert_true (TERRAIN_IS_TNT_MAP (document));
+    map = TERRAIN_TNT_MAP (document);
+    for (guint y = 0; y < terrain_tnt_map_get_height (map); y++)
+      for (guint x = 0; x < terrain_tnt_map_get_width (map); x++)
+        voids += terrain_tnt_map_get_cell_feature (map, x, y) == TERRAIN_TNT_FEATURE_VOID;
+    g_assert_cmpuint (voids, ==, 52);
+    issues = terrain_document_validate (document);
+    g_assert_cmpint (terrain_issues_max_severity (issues, &any), ==, TERRAIN_SEVERITY_INFO);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                              */
+
+typedef struct
+{
+  int status;
+  char *out;
+  char *err;
+} Run;
+
+static Run
+run_cli (const char *first,
+         ...)
+{
+  const char *cli = g_getenv ("TERRAIN_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  Run run = { 0, NULL, NULL };
+  int wait_status = 0;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                &run.out, &run.err, &wait_status, &error);
+  g_assert_no_error (error);
+  run.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  return run;
+}
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+static void
+test_cli (void)
+{
+  const char *cli = g_getenv ("TERRAIN_CLI");
+  g_autofree char *dir = NULL;
+  g_autofree char *tnt_path = NULL;
+  g_autofree char *ota_path = NULL;
+  g_autofree char *archive = NULL;
+  g_autofree char *keyed = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *spec = NULL;
+  g_autofree char *edited = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTntMap) map = NULL;
+  g_autoptr(TerrainOtaFile) ota = NULL;
+  g_autoptr(GBytes) tnt_bytes = NULL;
+  g_autoptr(GBytes) ota_bytes = NULL;
+  Run run;
+
+  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("TERRAIN_CLI not set");
+      return;
+    }
+
+  dir = g_dir_make_tmp ("terrain-hpi-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+  tnt_path = g_build_filename (dir, "Duel.tnt", NULL);
+  ota_path = g_build_filename (dir, "Duel.ota", NULL);
+  archive = g_build_filename (dir, "duel.ufo", NULL);
+  keyed = g_build_filename (dir, "keyed.hpi", NULL);
+  out = g_build_filename (dir, "out", NULL);
+  edited = g_build_filename (dir, "edited.ota", NULL);
+
+  map = terrain_tnt_map_new (8, 8, &error);
+  ota = terrain_ota_file_new ("Duel", &error);
+  g_assert_no_error (error);
+  g_assert_true (terrain_ota_file_set_start_position (ota, 0, 1, 40, 50, &error));
+  tnt_bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (map), &error);
+  ota_bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ota), &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (tnt_path, g_bytes_get_data (tnt_bytes, NULL),
+                                      (gssize) g_bytes_get_size (tnt_bytes), NULL));
+  g_assert_true (g_file_set_contents (ota_path, g_bytes_get_data (ota_bytes, NULL),
+                                      (gssize) g_bytes_get_size (ota_bytes), NULL));
+
+  /* pack: .tnt and .ota go to maps/. */
+  run = run_cli ("hpi", "pack", archive, tnt_path, ota_path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_clear (&run);
+  run = run_cli ("hpi", "list", archive, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "zlib    maps/Duel.ota"));
+  g_assert_nonnull (strstr (run.out, "maps/Duel.tnt"));
+  run_clear (&run);
+  {
+    g_autofree char *renamed = g_strconcat (tnt_path, "=deep/x/map.TNT", NULL);
+
+    run = run_cli ("hpi", "pack", "--key=9", "--compression=lz77", "--encrypt-chunks", keyed,
+                   renamed, NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    run_clear (&run);
+  }
+  run = run_cli ("hpi", "list", "--json", keyed, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "\"key\" : 9"));
+  g_assert_nonnull (strstr (run.out, "deep/x/map.TNT"));
+  run_clear (&run);
+
+  /* extract, then the extracted map is the original. */
+  run = run_cli ("hpi", "extract", archive, out, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "2 files"));
+  run_clear (&run);
+  {
+    g_autofree char *extracted = g_build_filename (out, "maps", "Duel.tnt", NULL);
+    g_autofree char *contents = NULL;
+    gsize length;
+
+    g_assert_true (g_file_get_contents (extracted, &contents, &length, NULL));
+    g_assert_cmpmem (contents, length, g_bytes_get_data (tnt_bytes, NULL),
+                     g_bytes_get_size (tnt_bytes));
+  }
+
+  /* info, validate and roundtrip take ARCHIVE:path. */
+  spec = g_strdup_printf ("%s:maps/duel.tnt", archive);
+  run = run_cli ("roundtrip", spec, archive, keyed, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "pass"));
+  run_clear (&run);
+  run = run_cli ("info", spec, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "format: tnt"));
+  run_clear (&run);
+  run = run_cli ("validate", spec, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_clear (&run);
+  g_free (spec);
+  spec = g_strdup_printf ("%s:maps/none.tnt", archive);
+  run = run_cli ("info", spec, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "no file \"maps/none.tnt\""));
+  run_clear (&run);
+  g_free (spec);
+
+  /* ota show and set. */
+  spec = g_strdup_printf ("%s:maps/Duel.ota", archive);
+  run = run_cli ("ota", "show", spec, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "missionname          Duel"));
+  g_assert_nonnull (strstr (run.out, "StartPos1   x=40     z=50"));
+  run_clear (&run);
+  /* A file inside an archive is not changed in place. */
+  run = run_cli ("ota", "set", spec, "planet=Moon", NULL);
+  g_assert_cmpint (run.status, ==, 64);
+  run_clear (&run);
+  run = run_cli ("ota", "set", "--dry-run", ota_path, "planet=Moon", "--start", "2:7,8", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "planet:  -> Moon"));
+  g_assert_nonnull (strstr (run.out, "StartPos2: (new) -> 7,8"));
+  run_clear (&run);
+  run = run_cli ("ota", "set", ota_path, "-o", edited, "planet=Moon", "--start", "1:41,50",
+                 "GlobalHeader/Schema 0/MohoMetal=31", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_clear (&run);
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (edited);
+    g_autoptr(TerrainOtaFile) back = terrain_ota_file_new_from_file (file, NULL, NULL, &error);
+    gint x, z;
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (terrain_ota_file_get_header_value (back, "planet"), ==, "Moon");
+    g_assert_true (terrain_ota_file_get_start_position (back, 0, 1, &x, &z));
+    g_assert_cmpint (x, ==, 41);
+    g_assert_cmpstr (terrain_tdf_section_get_value (terrain_ota_file_get_schema (back, 0),
+                                                    "mohometal"), ==, "31");
+  }
+  run = run_cli ("ota", "set", ota_path, "--start", "1:x", NULL);
+  g_assert_cmpint (run.status, ==, 64);
+  run_clear (&run);
+  run = run_cli ("ota", "show", tnt_path, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  run_clear (&run);
+  run = run_cli ("hpi", "list", tnt_path, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "HAPI"));
+  run_clear (&run);
+
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+
+    g_assert_cmpint (system (cmd), ==, 0);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/Terrain/Hpi/lz77-codec", test_lz77_codec);
+  g_test_add_data_func ("/Terrain/Hpi/read-reference/plain", GUINT_TO_POINTER (0),
+                        test_read_reference);
+  g_test_add_data_func ("/Terrain/Hpi/read-reference/key-0x7b", GUINT_TO_POINTER (0x7B),
+                        test_read_reference);
+  /* Non-zero, yet its key byte ((k << 2) | (k >> 6)) & 0xff is 0. */
+  g_test_add_data_func ("/Terrain/Hpi/read-reference/key-0x4000", GUINT_TO_POINTER (0x4000),
+                        test_read_reference);
+  g_test_add_data_func ("/Terrain/Hpi/writer/plain", GUINT_TO_POINTER (0), test_writer);
+  g_test_add_data_func ("/Terrain/Hpi/writer/keyed", GUINT_TO_POINTER (1), test_writer);
+  g_test_add_data_func ("/Terrain/Hpi/writer/encrypted-chunks", GUINT_TO_POINTER (2),
+                        test_writer);
+  g_test_add_data_func ("/Terrain/Hpi/writer/keyed-encrypted", GUINT_TO_POINTER (3),
+                        test_writer);
+  g_test_add_func ("/Terrain/Hpi/writer/errors", test_writer_errors);
+  g_test_add_func ("/Terrain/Hpi/pack-map-and-paths", test_pack_map_and_paths);
+  g_test_add_func ("/Terrain/Hpi/malformed", test_malformed);
+  g_test_add_func ("/Terrain/Hpi/truncations-and-mutations", test_truncations_and_mutations);
+  g_test_add_func ("/Terrain/Hpi/cli", test_cli);
+  g_test_add_func ("/Terrain/Hpi/corpus/archive", test_corpus_archive);
+  g_test_add_func ("/Terrain/Hpi/corpus/members", test_corpus_members);
+
+  return g_test_run ();
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# test-introspection.py: libterrain through its Terrain-0 typelib (PyGObject).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Run by meson with GI_TYPELIB_PATH and LD_LIBRARY_PATH pointing at the build;
+# argv: SAMPLE.tnt EXAMPLE-SCRIPT. Prints TAP.
+
+import os
+import subprocess
+import sys
+import tempfile
+
+import gi
+
+gi.require_version("Terrain", "0")
+from gi.repository import Gio, GLib, Terrain  # noqa: E402
+
+results = []
+
+
+def case(name):
+    def wrap(func):
+        results.append((name, func))
+        return func
+    return wrap
+
+
+def load(path):
+    return Terrain.Document.load(Gio.File.new_for_path(path), None, None)
+
+
+@case("/Terrain/Introspection/version")
+def _():
+    assert Terrain.MAJOR_VERSION == 0
+    assert Terrain.VERSION_S.count(".") == 2
+
+
+@case("/Terrain/Introspection/new-map-sea-level")
+def _():
+    tnt = Terrain.TntMap.new(32, 16)
+    assert isinstance(tnt, Terrain.Document)
+    assert (tnt.get_width(), tnt.get_height()) == (32, 16)
+    assert tnt.get_sea_level() == 0
+    notified = []
+    tnt.connect("notify::sea-level", lambda obj, pspec: notified.append(obj.get_sea_level()))
+    tnt.set_sea_level(37)
+    assert notified == [37], notified
+    assert tnt.props.sea_level == 37
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "new.tnt")
+        tnt.save(Gio.File.new_for_path(path), None)
+        again = load(path)
+        assert isinstance(again, Terrain.TntMap)
+        assert again.get_format() == Terrain.Format.TNT
+        assert again.get_sea_level() == 37
+        assert (again.get_width(), again.get_height()) == (32, 16)
+
+
+@case("/Terrain/Introspection/sample-sea-level")
+def _():
+    sample = load(SAMPLE)
+    old = sample.get_sea_level()
+    # Unedited, the writer gives back the very bytes it read.
+    source = sample.get_source_bytes().get_data()
+    assert sample.save_to_bytes().get_data() == source
+    new = (old + 17) % 256
+    sample.set_sea_level(new)
+    assert sample.get_modified()
+    written = sample.save_to_bytes().get_data()
+    # Only the SeaLevel header word (offset 0x24) changes.
+    diff = [i for i in range(len(source)) if source[i] != written[i]]
+    assert len(written) == len(source)
+    assert diff and all(0x24 <= i < 0x28 for i in diff), diff
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "sample.tnt")
+        sample.save(Gio.File.new_for_path(path), None)
+        assert load(path).get_sea_level() == new
+
+
+@case("/Terrain/Introspection/errors")
+def _():
+    try:
+        Terrain.Document.load_bytes(GLib.Bytes.new(b"not a map"), "x.tnt",
+                                    Terrain.Format.TNT, None)
+    except GLib.Error as error:
+        assert error.domain == GLib.quark_to_string(Terrain.Error.quark())
+    else:
+        raise AssertionError("a 9-byte TNT loaded")
+
+
+@case("/Terrain/Introspection/validate-describe")
+def _():
+    sample = load(SAMPLE)
+    issues = sample.validate()
+    assert all(isinstance(issue, Terrain.Issue) for issue in issues)
+    description = sample.describe()
+    assert description.get_object().get_string_member("format") == "tnt"
+
+
+@case("/Terrain/Introspection/example-script")
+def _():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.tnt")
+        run = subprocess.run([sys.executable, EXAMPLE, SAMPLE, "42", out],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert load(out).get_sea_level() == 42
+        made = os.path.join(tmp, "made.tnt")
+        run = subprocess.run([sys.executable, EXAMPLE, "--new", "16x16", "9", made],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert load(made).get_sea_level() == 9
+
+
+SAMPLE, EXAMPLE = sys.argv[1], sys.argv[2]
+print(f"1..{len(results)}")
+failed = 0
+for number, (name, func) in enumerate(results, 1):
+    try:
+        func()
+        print(f"ok {number} {name}")
+    except Exception as error:  # noqa: BLE001 - every failure is reported
+        failed += 1
+        print(f"not ok {number} {name}")
+        for line in repr(error).splitlines():
+            print(f"# {line}")
+sys.exit(1 if failed else 0)
