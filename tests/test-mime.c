@@ -39,6 +39,12 @@ test_globs (void)
   check_guess ("terrain.chu", NULL, 0, "application/x-chunklod-chu");
   check_guess ("terrain.tqt", NULL, 0, "application/x-chunklod-tqt");
   check_guess ("simple.ter", NULL, 0, "application/x-torque-ter");
+  check_guess ("ban.ota", NULL, 0, "application/x-ta-ota");
+  check_guess ("features.tdf", NULL, 0, "application/x-ta-tdf");
+  check_guess ("rock.model", NULL, 0, "application/x-insomniac-dat1");
+  check_guess ("world.fhd", NULL, 0, "application/x-insomniac-floor-height");
+  check_guess ("layer.tnl", NULL, 0, "application/x-insomniac-node-layer");
+  check_guess ("0123456789abcdef.tnlc", NULL, 0, "application/x-insomniac-node-chunk");
 }
 
 static void
@@ -47,10 +53,12 @@ test_magic (void)
   guint8 tnt[64] = { 0x00, 0x20, 0x00, 0x00 };
   guint8 atlas[64] = { 'A', 'T', 'L', 'S', 4 };
   guint8 hpi[64] = { 'H', 'A', 'P', 'I', 0, 0, 1, 0 };
+  guint8 dat1[64] = { '1', 'T', 'A', 'D', 0x79, 0x5c, 0xe1, 0x6a };
 
   check_guess (NULL, tnt, sizeof tnt, "application/x-ta-tnt");
   check_guess (NULL, atlas, sizeof atlas, "application/x-torque-atlas");
   check_guess (NULL, hpi, sizeof hpi, "application/x-ta-hpi");
+  check_guess (NULL, dat1, sizeof dat1, "application/x-insomniac-dat1");
   /* Magic wins over a wrong extension. */
   check_guess ("renamed.bin", atlas, sizeof atlas, "application/x-torque-atlas");
 }
