@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "terrain-chu-file.h"
-#include "terrain-chunklod-private.h"
+#include "terrain-quadtree.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
@@ -241,7 +241,7 @@ parse_chunk (TerrainChuFile  *self,
         {
           guint32 n_col_indices;
 
-          if (self->col_tree_depth == 0 || self->col_tree_depth > CHUNKLOD_MAX_DEPTH)
+          if (self->col_tree_depth == 0 || self->col_tree_depth > TERRAIN_QUADTREE_MAX_DEPTH)
             {
               g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                            "CHU chunk: collision flag at byte offset %" G_GUINT64_FORMAT
@@ -460,7 +460,7 @@ parse_stubs (TerrainChuFile  *self,
                            k, at + 21, level, pub->x, pub->y, side - 1);
               return FALSE;
             }
-          node = chunklod_node_id (level, (guint32) pub->x, (guint32) pub->y);
+          node = terrain_quadtree_node_id (level, (guint32) pub->x, (guint32) pub->y);
           if (self->node_to_stub[node] >= 0)
             {
               g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
@@ -485,18 +485,18 @@ parse_stubs (TerrainChuFile  *self,
           guint level;
           guint32 x, y;
 
-          chunklod_node_position (node, &level, &x, &y);
-          self->node_to_stub[node] = self->label_to_stub[chunklod_node_id (level, y, x)];
+          terrain_quadtree_node_position (node, &level, &x, &y);
+          self->node_to_stub[node] = self->label_to_stub[terrain_quadtree_node_id (level, y, x)];
         }
       for (guint k = 0; k < self->chunk_count; k++)
         {
           guint level;
           guint32 a, b;
 
-          chunklod_node_position ((guint64) self->stubs[k].pub.label, &level, &a, &b);
+          terrain_quadtree_node_position ((guint64) self->stubs[k].pub.label, &level, &a, &b);
           if (level > 0)
             self->stubs[k].parent =
-              self->label_to_stub[chunklod_node_id (level - 1, a >> 1, b >> 1)];
+              self->label_to_stub[terrain_quadtree_node_id (level - 1, a >> 1, b >> 1)];
         }
     }
 
@@ -575,7 +575,7 @@ terrain_chu_file_parse (TerrainChuFile       *self,
   self->tree_depth = depth_word;
 
   /* CHU3 declares the depth as S16: a negative one is as invalid as zero. */
-  if (depth_word == 0 || depth_word > CHUNKLOD_MAX_DEPTH)
+  if (depth_word == 0 || depth_word > TERRAIN_QUADTREE_MAX_DEPTH)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                    "%s header: tree depth %d at byte offset %d is invalid (a tree has 1 to %d "
@@ -583,11 +583,11 @@ terrain_chu_file_parse (TerrainChuFile       *self,
                    variant_name (self->variant),
                    self->variant == TERRAIN_CHU_VARIANT_CHU3 ? (gint) (gint16) depth_word
                                                              : (gint) depth_word,
-                   OFF_TREE_DEPTH, CHUNKLOD_MAX_DEPTH);
+                   OFF_TREE_DEPTH, TERRAIN_QUADTREE_MAX_DEPTH);
       return FALSE;
     }
 
-  expected = chunklod_node_count (self->tree_depth);
+  expected = terrain_quadtree_node_count (self->tree_depth);
   if (self->chunk_count != expected)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
@@ -603,11 +603,11 @@ terrain_chu_file_parse (TerrainChuFile       *self,
                                    "stub table", "CHU header", OFF_CHUNK_COUNT, error))
     return FALSE;
 
-  if (self->col_tree_depth >= 1 && self->col_tree_depth <= CHUNKLOD_MAX_DEPTH)
+  if (self->col_tree_depth >= 1 && self->col_tree_depth <= TERRAIN_QUADTREE_MAX_DEPTH)
     {
       /* Only chunks with collision data use these; they are checked against
        * the file and the limits there. */
-      self->n_col_nodes = chunklod_node_count (self->col_tree_depth);
+      self->n_col_nodes = terrain_quadtree_node_count (self->col_tree_depth);
       self->n_col_offsets = G_GUINT64_CONSTANT (1) << (2 * (self->col_tree_depth - 1));
     }
 
@@ -882,7 +882,7 @@ terrain_chu_file_lookup_node (TerrainChuFile *self,
 
   if (level >= self->tree_depth || x >= (1u << level) || y >= (1u << level))
     return -1;
-  return self->node_to_stub[chunklod_node_id (level, x, y)];
+  return self->node_to_stub[terrain_quadtree_node_id (level, x, y)];
 }
 
 /**
@@ -1344,7 +1344,7 @@ terrain_chu_file_validate (TerrainDocument *document)
 
           /* Label nodeID(level, a, b) is Atlas node (level, b, a), whose
            * chunk origin is the stub's (x, y) (§9b). */
-          chunklod_node_position ((guint64) pub->label, &level, &a, &b);
+          terrain_quadtree_node_position ((guint64) pub->label, &level, &a, &b);
           if (pub->level != level || pub->x != (gint32) b || pub->y != (gint32) a)
             add_finding (&findings, KIND_POSITION, at, k,
                          "stub %u says level %u, x %d, y %d, but its label %d is node "
@@ -1523,7 +1523,7 @@ terrain_chu_file_describe (TerrainDocument *document)
       guint64 n = G_GUINT64_CONSTANT (1) << (2 * level);
       guint64 level_vertices = 0, bytes = 0;
 
-      for (guint64 node = chunklod_node_count (level); node < chunklod_node_count (level + 1);
+      for (guint64 node = terrain_quadtree_node_count (level); node < terrain_quadtree_node_count (level + 1);
            node++)
         {
           const ChuStub *stub = &self->stubs[self->node_to_stub[node]];

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "terrain-chu-import.h"
-#include "terrain-chunklod-private.h"
+#include "terrain-quadtree.h"
 #include "terrain-atlas-private.h"
 #include "core/terrain-error.h"
 
@@ -210,7 +210,7 @@ terrain_chu_import_bounds (TerrainChuFile  *chu,
   boxes = g_new (TerrainAtlasBox, n);
 
   for (guint level = depth; level-- > 0;)
-    for (guint64 id = chunklod_node_count (level); id < chunklod_node_count (level + 1); id++)
+    for (guint64 id = terrain_quadtree_node_count (level); id < terrain_quadtree_node_count (level + 1); id++)
       {
         TerrainAtlasBox *box = &boxes[id];
         guint l;
@@ -220,7 +220,7 @@ terrain_chu_import_bounds (TerrainChuFile  *chu,
         g_autofree TerrainAtlasVertex *vertices = NULL;
         guint n_vertices;
 
-        chunklod_node_position (id, &l, &x, &y);
+        terrain_quadtree_node_position (id, &l, &x, &y);
         stub = terrain_chu_file_lookup_node (chu, level, x, y);
         g_assert (stub >= 0);
         chunk = terrain_chu_file_get_chunk (chu, (guint) stub, error);
@@ -237,7 +237,7 @@ terrain_chu_import_bounds (TerrainChuFile  *chu,
           box_add_point (box, vertices[i].point);
         if (level + 1 < depth)
           for (guint i = 0; i < 4; i++)
-            box_add_box (box, &boxes[chunklod_node_id (level + 1, 2 * x + (i >> 1),
+            box_add_box (box, &boxes[terrain_quadtree_node_id (level + 1, 2 * x + (i >> 1),
                                                        2 * y + (i & 1))]);
 
         if (box->min[0] > box->max[0])
@@ -289,7 +289,7 @@ import_geometry (TerrainAtlasFile       *atlas,
       gint stub;
       gint64 atlas_stub;
 
-      chunklod_node_position (id, &level, &x, &y);
+      terrain_quadtree_node_position (id, &level, &x, &y);
       stub = terrain_chu_file_lookup_node (chu, level, x, y);
       atlas_stub = terrain_atlas_toc_find_stub (toc, level, x, y);
       g_assert (stub >= 0 && atlas_stub >= 0);
@@ -347,7 +347,7 @@ import_textures (TerrainAtlasFile  *atlas,
 
       /* §9c: Atlas stub (level, x, y) gets the tile of table entry
        * nodeID(level, y, x). */
-      chunklod_node_position (id, &level, &x, &y);
+      terrain_quadtree_node_position (id, &level, &x, &y);
       entry = terrain_tqt_file_lookup_node (tqt, level, x, y);
       atlas_stub = terrain_atlas_toc_find_stub (toc, level, x, y);
       g_assert (entry >= 0 && atlas_stub >= 0);

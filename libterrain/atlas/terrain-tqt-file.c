@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "terrain-tqt-file.h"
-#include "terrain-chunklod-private.h"
+#include "terrain-quadtree.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
@@ -76,7 +76,7 @@ entry_position (guint   entry,
                 guint32 *x,
                 guint32 *y)
 {
-  chunklod_node_position (entry, level, y, x);
+  terrain_quadtree_node_position (entry, level, y, x);
 }
 
 static guint32
@@ -676,14 +676,14 @@ terrain_tqt_file_parse (TerrainTqtFile       *self,
   (void) terrain_reader_read_u32 (&reader, &self->tree_depth, NULL);
   (void) terrain_reader_read_u32 (&reader, &self->tile_size, NULL);
 
-  if (self->tree_depth > CHUNKLOD_MAX_DEPTH)
+  if (self->tree_depth > TERRAIN_QUADTREE_MAX_DEPTH)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                    "TQT header: tree depth %u at byte offset %d is invalid (at most %d levels)",
-                   self->tree_depth, OFF_TREE_DEPTH, CHUNKLOD_MAX_DEPTH);
+                   self->tree_depth, OFF_TREE_DEPTH, TERRAIN_QUADTREE_MAX_DEPTH);
       return FALSE;
     }
-  n_tiles = chunklod_node_count (self->tree_depth);
+  n_tiles = terrain_quadtree_node_count (self->tree_depth);
   if (!terrain_limits_check_count (limits, n_tiles, limits->max_tiles, "tile", "TQT header",
                                    OFF_TREE_DEPTH, error) ||
       !terrain_limits_check_alloc (limits, n_tiles, sizeof (TqtTile), "tile table",
@@ -910,7 +910,7 @@ terrain_tqt_file_lookup_node (TerrainTqtFile *self,
 
   if (level >= self->tree_depth || x >= (1u << level) || y >= (1u << level))
     return -1;
-  return (gint) chunklod_node_id (level, y, x);
+  return (gint) terrain_quadtree_node_id (level, y, x);
 }
 
 /**
@@ -1223,7 +1223,7 @@ terrain_tqt_file_describe (TerrainDocument *document)
       guint64 bytes = 0;
       guint32 width = 0, height = 0;
 
-      for (guint64 e = chunklod_node_count (level); e < chunklod_node_count (level + 1); e++)
+      for (guint64 e = terrain_quadtree_node_count (level); e < terrain_quadtree_node_count (level + 1); e++)
         {
           bytes += self->tiles[e].image_size;
           width = MAX (width, self->tiles[e].width);
