@@ -7,11 +7,24 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "terrain-cli.h"
 
 /* --format, shared by every command that opens files. */
 static char *format_name;
+
+/* --version, listed in every command's --help and acted on by
+ * terrain_cli_parse(); main() answers the forms no option parser sees (see
+ * terrain_cli_wants_version()). */
+static gboolean version_flag;
+
+/* Commands with a --version option of their own (the format version they
+ * write): for them only `terrain COMMAND --version` alone prints ours. */
+static const char * const own_version_commands[] = { "convert", "build-atlas" };
 
 static const GOptionEntry common_entries[] = {
   { "format", 'F', 0, G_OPTION_ARG_STRING, &format_name,
@@ -19,6 +32,50 @@ static const GOptionEntry common_entries[] = {
        "number)"), N_("FORMAT") },
   { NULL }
 };
+
+static const GOptionEntry version_entries[] = {
+  { "version", 0, 0, G_OPTION_ARG_NONE, &version_flag,
+    N_("Print the program version and exit"), NULL },
+  { NULL }
+};
+
+void
+terrain_cli_print_version (void)
+{
+  g_print ("terrain %s (libterrain %s)\n", PACKAGE_VERSION, TERRAIN_VERSION_S);
+}
+
+/* Whether `terrain COMMAND ARGS…` (@argv[0] is the program) asks for the
+ * version in a form the command's option parser would not see: --version
+ * last, after nothing but words, as in `terrain tnt features --version`,
+ * where "tnt" and "features" only dispatch. A --version among other options
+ * reaches terrain_cli_parse() instead. */
+gboolean
+terrain_cli_wants_version (const char  *command,
+                           int          argc,
+                           char       **argv)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (own_version_commands); i++)
+    if (strcmp (command, own_version_commands[i]) == 0)
+      return argc == 2 && strcmp (argv[1], "--version") == 0;
+
+  if (argc < 2 || strcmp (argv[argc - 1], "--version") != 0)
+    return FALSE;
+  for (int i = 1; i < argc - 1; i++)
+    if (argv[i][0] == '-')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+has_long_option (const GOptionEntry *entries,
+                 const char         *name)
+{
+  for (const GOptionEntry *e = entries; e != NULL && e->long_name != NULL; e++)
+    if (strcmp (e->long_name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
 
 GOptionContext *
 terrain_cli_option_context (const char         *command,
@@ -40,6 +97,8 @@ terrain_cli_option_context (const char         *command,
   if (entries != NULL)
     g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, common_entries, GETTEXT_PACKAGE);
+  if (!has_long_option (entries, "version"))
+    g_option_context_add_main_entries (context, version_entries, GETTEXT_PACKAGE);
 
   return context;
 }
@@ -55,6 +114,11 @@ terrain_cli_parse (GOptionContext   *context,
     {
       g_printerr ("terrain: %s\n", error->message);
       return FALSE;
+    }
+  if (version_flag)
+    {
+      terrain_cli_print_version ();
+      exit (TERRAIN_EXIT_OK);
     }
   return TRUE;
 }
@@ -282,4 +346,147 @@ terrain_cli_print_summary (JsonNode *node)
     print_object (json_node_get_object (node), 0);
   else
     print_value (node, 0);
+}
+
+/* Progress ---------------------------------------------------------------- */
+
+struct _TerrainCliProgress
+{
+  char *label;
+  guint64 total;
+  gint64 start;        /* monotonic µs */
+  gint64 last_draw;    /* monotonic µs, 0 before the first draw */
+  gint64 interval;     /* µs between redraws */
+  gboolean active;
+  gboolean drawn;      /* a line is on screen and must be erased */
+};
+
+/* Redraws at most this often, so that thousands of small files do not spend
+ * their time writing to the terminal. */
+#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
+
+static gboolean
+progress_wanted (void)
+{
+  const char *env = g_getenv ("TERRAIN_PROGRESS");
+  const char *term = g_getenv ("TERM");
+
+  if (g_strcmp0 (env, "always") == 0)
+    return TRUE;
+  if (g_strcmp0 (env, "never") == 0)
+    return FALSE;
+  if (g_strcmp0 (term, "dumb") == 0)
+    return FALSE;
+  return isatty (STDERR_FILENO);
+}
+
+static guint
+terminal_columns (void)
+{
+  struct winsize size;
+  const char *columns = g_getenv ("COLUMNS");
+
+  if (ioctl (STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+    return size.ws_col;
+  if (columns != NULL && g_ascii_strtoull (columns, NULL, 10) > 0)
+    return (guint) MIN (g_ascii_strtoull (columns, NULL, 10), 1000);
+  return 80;
+}
+
+static char *
+format_duration (gint64 us)
+{
+  gint64 s = (us + G_USEC_PER_SEC / 2) / G_USEC_PER_SEC;
+
+  if (s >= 3600)
+    return g_strdup_printf ("%" G_GINT64_FORMAT ":%02d:%02d", s / 3600, (int) (s / 60 % 60),
+                            (int) (s % 60));
+  return g_strdup_printf ("%d:%02d", (int) (s / 60), (int) (s % 60));
+}
+
+/* Starts a progress line for @total steps of @label (e.g. "validate"). It
+ * shows nothing for fewer than two steps. */
+TerrainCliProgress *
+terrain_cli_progress_new (const char *label,
+                          guint64     total)
+{
+  TerrainCliProgress *self = g_new0 (TerrainCliProgress, 1);
+
+  self->label = g_strdup (label);
+  self->total = total;
+  self->start = g_get_monotonic_time ();
+  self->active = total >= 2 && progress_wanted ();
+  /* Forced on (tests, logs), every step is drawn. */
+  self->interval = g_strcmp0 (g_getenv ("TERRAIN_PROGRESS"), "always") == 0 ? 0
+                   : PROGRESS_INTERVAL_US;
+  return self;
+}
+
+/* Shows that @done of the steps are finished and @item is being worked on:
+ * "LABEL  DONE/TOTAL [####....]  PP%  ETA M:SS  ITEM", cut to the terminal. */
+void
+terrain_cli_progress_update (TerrainCliProgress *self,
+                             guint64             done,
+                             const char         *item)
+{
+  const guint bar_width = 20;
+  gint64 now = g_get_monotonic_time ();
+  g_autoptr(GString) line = NULL;
+  g_autofree char *eta = NULL;
+  guint filled, columns;
+  long chars;
+
+  if (self == NULL || !self->active)
+    return;
+  done = MIN (done, self->total);
+  if (self->last_draw != 0 && now - self->last_draw < self->interval && done < self->total)
+    return;
+  self->last_draw = now;
+
+  filled = (guint) (done * bar_width / self->total);
+  line = g_string_new (NULL);
+  g_string_append_printf (line, "%s  %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " [",
+                          self->label, done, self->total);
+  for (guint i = 0; i < bar_width; i++)
+    g_string_append_c (line, i < filled ? '#' : '.');
+  g_string_append_printf (line, "] %3u%%", (guint) (done * 100 / self->total));
+  if (done > 0)
+    {
+      eta = format_duration ((now - self->start) * (gint64) (self->total - done) / (gint64) done);
+      /* Translators: estimated time left, e.g. "ETA 0:12" */
+      g_string_append_printf (line, "  %s %s", _("ETA"), eta);
+    }
+  if (item != NULL)
+    g_string_append_printf (line, "  %s", item);
+
+  /* Cut to the terminal width (in characters) so the line never wraps. */
+  columns = terminal_columns ();
+  chars = g_utf8_strlen (line->str, -1);
+  if (chars >= (long) columns)
+    g_string_truncate (line, g_utf8_offset_to_pointer (line->str, columns - 1) - line->str);
+
+  fprintf (stderr, "\r%s\033[K", line->str);
+  fflush (stderr);
+  self->drawn = TRUE;
+}
+
+/* Erases the line, so the command can print; the next update redraws it. */
+void
+terrain_cli_progress_clear (TerrainCliProgress *self)
+{
+  if (self == NULL || !self->drawn)
+    return;
+  fputs ("\r\033[K", stderr);
+  fflush (stderr);
+  self->drawn = FALSE;
+}
+
+void
+terrain_cli_progress_free (TerrainCliProgress *self)
+{
+  if (self == NULL)
+    return;
+  terrain_cli_progress_clear (self);
+  g_free (self->label);
+  g_free (self);
 }

@@ -42,6 +42,17 @@ int   terrain_command_insomniac        (int argc, char **argv);
 int   terrain_command_hpi              (int argc, char **argv);
 int   terrain_command_ota              (int argc, char **argv);
 int   terrain_command_tnt              (int argc, char **argv);
+int   terrain_command_build_atlas      (int argc, char **argv);
+int   terrain_command_convert_heightmap (int argc, char **argv);
+
+/* Heightmap source options shared by build-atlas and convert-heightmap
+ * (terrain-command-build-atlas.c). */
+void                terrain_cli_add_heightmap_options (GOptionContext        *context);
+gboolean            terrain_cli_heightmap_fit         (const char            *command,
+                                                       TerrainHeightfieldFit *fit);
+TerrainHeightfield *terrain_cli_load_heightfield      (const char            *command,
+                                                       const char            *path,
+                                                       gboolean              *usage);
 
 GOptionContext  *terrain_cli_option_context  (const char    *command,
                                               const char    *parameters,
@@ -57,8 +68,27 @@ void             terrain_cli_error           (const char    *path,
                                               const GError  *error);
 void             terrain_cli_usage_error     (const char    *command,
                                               const char    *message);
+void             terrain_cli_print_version   (void);
+gboolean         terrain_cli_wants_version   (const char    *command,
+                                              int            argc,
+                                              char         **argv);
 char            *terrain_cli_json_to_string  (JsonNode      *node,
                                               gboolean       pretty);
 void             terrain_cli_print_summary   (JsonNode      *node);
+
+/* A progress line on stderr for operations over many files or items: shown
+ * only when stderr is a terminal (TERRAIN_PROGRESS=always|never overrides),
+ * so pipes, logs and --json output stay clean. */
+typedef struct _TerrainCliProgress TerrainCliProgress;
+
+TerrainCliProgress *terrain_cli_progress_new    (const char         *label,
+                                                 guint64             total);
+void                terrain_cli_progress_update (TerrainCliProgress *self,
+                                                 guint64             done,
+                                                 const char         *item);
+void                terrain_cli_progress_clear  (TerrainCliProgress *self);
+void                terrain_cli_progress_free   (TerrainCliProgress *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainCliProgress, terrain_cli_progress_free)
 
 G_END_DECLS

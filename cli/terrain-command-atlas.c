@@ -55,13 +55,103 @@ print_stub (TerrainAtlasStub *stub)
   g_print ("\n");
 }
 
+static void
+add_stub_json (JsonBuilder      *builder,
+               TerrainAtlasStub *stub)
+{
+  guint level;
+  guint32 x, y;
+  TerrainAtlasBox box;
+  g_autofree char *name = terrain_atlas_stub_dup_name (stub);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "index");
+  json_builder_add_int_value (builder, terrain_atlas_stub_get_index (stub));
+  if (terrain_atlas_stub_get_node (stub, &level, &x, &y))
+    {
+      json_builder_set_member_name (builder, "level");
+      json_builder_add_int_value (builder, level);
+      json_builder_set_member_name (builder, "x");
+      json_builder_add_int_value (builder, x);
+      json_builder_set_member_name (builder, "y");
+      json_builder_add_int_value (builder, y);
+    }
+  json_builder_set_member_name (builder, "has_chunk");
+  json_builder_add_boolean_value (builder, terrain_atlas_stub_has_chunk (stub));
+  if (terrain_atlas_stub_has_chunk (stub))
+    {
+      json_builder_set_member_name (builder, "offset");
+      json_builder_add_int_value (builder, terrain_atlas_stub_get_offset (stub));
+      json_builder_set_member_name (builder, "length");
+      json_builder_add_int_value (builder, terrain_atlas_stub_get_length (stub));
+      json_builder_set_member_name (builder, "generation");
+      json_builder_add_int_value (builder, terrain_atlas_stub_get_generation (stub));
+    }
+  if (terrain_atlas_stub_get_bounds (stub, &box))
+    {
+      json_builder_set_member_name (builder, "bounds");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < 3; i++)
+        json_builder_add_double_value (builder, box.min[i]);
+      for (guint i = 0; i < 3; i++)
+        json_builder_add_double_value (builder, box.max[i]);
+      json_builder_end_array (builder);
+    }
+  if (name != NULL)
+    {
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, name);
+    }
+  json_builder_end_object (builder);
+}
+
+static void
+add_toc_json (JsonBuilder     *builder,
+              guint            index,
+              TerrainAtlasToc *toc)
+{
+  GListModel *stubs = G_LIST_MODEL (toc);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "toc");
+  json_builder_add_int_value (builder, index);
+  json_builder_set_member_name (builder, "tag");
+  json_builder_add_string_value (builder, terrain_atlas_toc_get_tag (toc));
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, terrain_atlas_toc_get_version (toc));
+  json_builder_set_member_name (builder, "tree_depth");
+  json_builder_add_int_value (builder, terrain_atlas_toc_get_tree_depth (toc));
+  if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_GEOMETRY)
+    {
+      json_builder_set_member_name (builder, "goal_batch_size");
+      json_builder_add_int_value (builder, terrain_atlas_toc_get_goal_batch_size (toc));
+    }
+  if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_CONFIG)
+    {
+      json_builder_set_member_name (builder, "name_width");
+      json_builder_add_int_value (builder, terrain_atlas_toc_get_name_width (toc));
+    }
+  json_builder_set_member_name (builder, "stubs");
+  json_builder_begin_array (builder);
+  for (guint s = 0; s < g_list_model_get_n_items (stubs); s++)
+    {
+      g_autoptr(TerrainAtlasStub) stub = g_list_model_get_item (stubs, s);
+
+      add_stub_json (builder, stub);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
 static int
 atlas_list (int    argc,
             char **argv)
 {
   gint only = -1;
+  gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "toc", 't', 0, G_OPTION_ARG_INT, &only, N_("List only TOC N"), N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print machine-readable JSON"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
@@ -87,6 +177,23 @@ atlas_list (int    argc,
     {
       terrain_cli_usage_error ("atlas list", _("--toc is beyond the file's TOCs"));
       return TERRAIN_EXIT_USAGE;
+    }
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_array (builder);
+      for (guint t = 0; t < terrain_atlas_file_get_n_tocs (file); t++)
+        if (only < 0 || (guint) only == t)
+          add_toc_json (builder, t, terrain_atlas_file_get_toc (file, t));
+      json_builder_end_array (builder);
+      root = json_builder_get_root (builder);
+      text = terrain_cli_json_to_string (root, TRUE);
+      g_print ("%s\n", text);
+      return TERRAIN_EXIT_OK;
     }
 
   for (guint t = 0; t < terrain_atlas_file_get_n_tocs (file); t++)

@@ -26,6 +26,7 @@ terrain_command_roundtrip (int    argc,
                                   "when a file cannot be read or written."),
                                 entries);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(TerrainCliProgress) progress = NULL;
   int status = TERRAIN_EXIT_OK;
 
   if (!terrain_cli_parse (context, &argc, &argv))
@@ -36,6 +37,7 @@ terrain_command_roundtrip (int    argc,
       return TERRAIN_EXIT_USAGE;
     }
 
+  progress = terrain_cli_progress_new ("roundtrip", argc - 1);
   json_builder_begin_array (builder);
 
   for (int i = 1; i < argc; i++)
@@ -52,12 +54,14 @@ terrain_command_roundtrip (int    argc,
       json_builder_set_member_name (builder, "file");
       json_builder_add_string_value (builder, argv[i]);
 
+      terrain_cli_progress_update (progress, i - 1, argv[i]);
       start = g_get_monotonic_time ();
       document = terrain_cli_open_with_error (argv[i], &error);
       loaded = g_get_monotonic_time ();
       if (document != NULL)
         written = terrain_document_save_to_bytes (document, &error);
       saved = g_get_monotonic_time ();
+      terrain_cli_progress_clear (progress);
 
       if (written == NULL)
         {
@@ -121,6 +125,7 @@ terrain_command_roundtrip (int    argc,
     }
 
   json_builder_end_array (builder);
+  g_clear_pointer (&progress, terrain_cli_progress_free);
 
   if (json)
     {

@@ -55,6 +55,7 @@ terrain_command_validate (int    argc,
                                   "exit 0. Each finding names its section and byte offset."),
                                 entries);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(TerrainCliProgress) progress = NULL;
   int status = TERRAIN_EXIT_OK;
 
   if (!terrain_cli_parse (context, &argc, &argv))
@@ -65,6 +66,7 @@ terrain_command_validate (int    argc,
       return TERRAIN_EXIT_USAGE;
     }
 
+  progress = terrain_cli_progress_new ("validate", argc - 1);
   json_builder_begin_array (builder);
 
   for (int i = 1; i < argc; i++)
@@ -79,7 +81,11 @@ terrain_command_validate (int    argc,
       json_builder_set_member_name (builder, "file");
       json_builder_add_string_value (builder, argv[i]);
 
+      terrain_cli_progress_update (progress, i - 1, argv[i]);
       document = terrain_cli_open_with_error (argv[i], &error);
+      if (document != NULL)
+        issues = terrain_document_validate (document);
+      terrain_cli_progress_clear (progress);
       if (document == NULL)
         {
           json_builder_set_member_name (builder, "status");
@@ -93,7 +99,6 @@ terrain_command_validate (int    argc,
           continue;
         }
 
-      issues = terrain_document_validate (document);
       worst = terrain_issues_max_severity (issues, &any);
 
       json_builder_set_member_name (builder, "format");
@@ -130,6 +135,7 @@ terrain_command_validate (int    argc,
     }
 
   json_builder_end_array (builder);
+  g_clear_pointer (&progress, terrain_cli_progress_free);
 
   if (json)
     {

@@ -26,6 +26,10 @@ static const TerrainCliCommand commands[] = {
     terrain_command_import_chu },
   { "atlas", N_("Atlas files: list, extract-textures, export-mesh, compact"),
     terrain_command_atlas },
+  { "build-atlas", N_("Build an Atlas file from a heightmap and a texture"),
+    terrain_command_build_atlas },
+  { "convert-heightmap", N_("Convert a heightmap to 16-bit PNG or raw16"),
+    terrain_command_convert_heightmap },
   { "convert", N_("Write a file at another format version"), terrain_command_convert },
   { "insomniac", N_("Insomniac terrain: export-heights, export-node, import-heights"),
     terrain_command_insomniac },
@@ -39,8 +43,9 @@ static void
 print_usage (FILE *stream)
 {
   fprintf (stream, "%s\n\n", _("Usage: terrain COMMAND [OPTION…] FILE…"));
-  fprintf (stream, "%s\n\n", _("Read, check and edit legacy game terrain files (Total "
-                              "Annihilation TNT/SCT; more formats as they land)."));
+  fprintf (stream, "%s\n\n", _("Read, check and edit legacy game terrain files: Total "
+                              "Annihilation maps and archives, Torque Atlas, CHU and TQT, "
+                              "Insomniac terrain and models."));
   fprintf (stream, "%s\n", _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (stream, "  %-18s %s\n", commands[i].name, _(commands[i].summary));
@@ -74,7 +79,7 @@ main (int    argc,
     }
   if (strcmp (name, "--version") == 0)
     {
-      g_print ("terrain %s (libterrain %s)\n", PACKAGE_VERSION, TERRAIN_VERSION_S);
+      terrain_cli_print_version ();
       return TERRAIN_EXIT_OK;
     }
 
@@ -84,6 +89,11 @@ main (int    argc,
         /* The subcommand sees "terrain COMMAND" as its program name. */
         g_autofree char *prgname = g_strdup_printf ("terrain %s", name);
 
+        if (terrain_cli_wants_version (name, argc - 1, argv + 1))
+          {
+            terrain_cli_print_version ();
+            return TERRAIN_EXIT_OK;
+          }
         g_set_prgname (prgname);
         argv[1] = argv[0];
         return commands[i].run (argc - 1, argv + 1);

@@ -16,6 +16,7 @@
 #include "terrain-atlas-private.h"
 #include "terrain-dds.h"
 #include "core/terrain-error.h"
+#include "core/terrain-image-private.h"
 
 static const guint8 png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
 
@@ -635,7 +636,8 @@ terrain_atlas_texture_decode (TerrainAtlasTexture       *self,
       break;
     case TERRAIN_ATLAS_TEXTURE_PNG:
       {
-        g_autoptr(TerrainImage) png = terrain_image_load_png_bytes (self->data, error);
+        g_autoptr(TerrainImage) png = terrain_image_load_png_bytes_with_limits (self->data,
+                                                                                 limits, error);
 
         if (png != NULL)
           image = to_rgba (png, error);

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "terrain-document.h"
@@ -651,16 +652,58 @@ terrain_document_validate (TerrainDocument *self)
  * @self: a #TerrainDocument
  *
  * Summarises the document as a JSON object: format, header fields, counts
- * and sizes. `terrain info` prints it.
+ * and sizes. `terrain info` prints it. A float field that holds NaN or an
+ * infinity, which JSON cannot express, is null.
  *
  * Returns: (transfer full): a JSON object node
  */
+/* JSON has no NaN or infinity (json-glib would print "-nan.0"), and a float
+ * field of a corrupt file can hold either: those become null. */
+static void
+replace_non_finite (JsonNode *node)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, NULL, &member))
+          replace_non_finite (member);
+      }
+      break;
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          replace_non_finite (json_array_get_element (array, i));
+      }
+      break;
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+          !isfinite (json_node_get_double (node)))
+        json_node_init_null (node);
+      break;
+    case JSON_NODE_NULL:
+    default:
+      break;
+    }
+}
+
 JsonNode *
 terrain_document_describe (TerrainDocument *self)
 {
+  JsonNode *node;
+
   g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
 
-  return TERRAIN_DOCUMENT_GET_CLASS (self)->describe (self);
+  node = TERRAIN_DOCUMENT_GET_CLASS (self)->describe (self);
+  if (node != NULL)
+    replace_non_finite (node);
+  return node;
 }
 
 /**

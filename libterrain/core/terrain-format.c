@@ -24,6 +24,7 @@
 #include "atlas/terrain-atlas-file.h"
 #include "atlas/terrain-chu-file.h"
 #include "atlas/terrain-tqt-file.h"
+#include "torque/terrain-ter-file.h"
 
 /* How strongly a format identifies itself: a four-byte magic is decisive; a
  * version word (TNT, SCT) is only a hint that the extension must back up or
@@ -152,6 +153,14 @@ load_chu (GBytes               *bytes,
 }
 
 static TerrainDocument *
+load_ter (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_ter_file_new_from_bytes (bytes, limits, error));
+}
+
+static TerrainDocument *
 load_tqt (GBytes               *bytes,
           const TerrainLimits  *limits,
           GError              **error)
@@ -245,7 +254,7 @@ static const FormatInfo formats[] = {
   { TERRAIN_FORMAT_ATLAS, "atlas", "Torque Atlas terrain", atlas_extensions, match_atlas, load_atlas },
   { TERRAIN_FORMAT_CHU, "chu", "Chunked LOD geometry (CHU3)", chu_extensions, match_chu, load_chu },
   { TERRAIN_FORMAT_TQT, "tqt", "Texture quadtree (TQT)", tqt_extensions, match_tqt, load_tqt },
-  { TERRAIN_FORMAT_TER, "ter", "Torque legacy terrain", ter_extensions, NULL, NULL },
+  { TERRAIN_FORMAT_TER, "ter", "Torque legacy terrain", ter_extensions, NULL, load_ter },
   { TERRAIN_FORMAT_HPI, "hpi", "Total Annihilation HPI archive", hpi_extensions, match_hpi, load_hpi },
   { TERRAIN_FORMAT_DAT1, "dat1", "Insomniac DAT1 asset", dat1_extensions, match_dat1, load_dat1 },
   /* Bodies without a magic: by extension or --format only. */

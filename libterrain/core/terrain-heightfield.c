@@ -59,6 +59,8 @@ terrain_heightfield_options_init (TerrainHeightfieldOptions *options)
 /**
  * terrain_heightfield_options_new:
  *
+ * Makes a set of heightfield source options.
+ *
  * Returns: (transfer full): options with the defaults of
  *   [method@Terrain.HeightfieldOptions.init]
  */
@@ -74,6 +76,8 @@ terrain_heightfield_options_new (void)
 /**
  * terrain_heightfield_options_copy:
  * @options: options
+ *
+ * Copies a set of options.
  *
  * Returns: (transfer full): a copy of @options
  */
@@ -246,6 +250,8 @@ terrain_heightfield_new_from_data (guint          width,
  * terrain_heightfield_get_width:
  * @self: a #TerrainHeightfield
  *
+ * Gets the number of samples per row.
+ *
  * Returns: samples per row
  */
 guint
@@ -258,6 +264,8 @@ terrain_heightfield_get_width (TerrainHeightfield *self)
 /**
  * terrain_heightfield_get_height:
  * @self: a #TerrainHeightfield
+ *
+ * Gets the number of rows.
  *
  * Returns: number of rows
  */
@@ -295,6 +303,8 @@ terrain_heightfield_get_data_size (TerrainHeightfield *self,
  * terrain_heightfield_get_spacing:
  * @self: a #TerrainHeightfield
  *
+ * Gets the horizontal distance between neighbouring samples.
+ *
  * Returns: metres between neighbouring samples
  */
 gdouble
@@ -324,6 +334,8 @@ terrain_heightfield_set_spacing (TerrainHeightfield *self,
 /**
  * terrain_heightfield_is_mapped:
  * @self: a #TerrainHeightfield
+ *
+ * Tells whether the grid reads a raw16 file in place.
  *
  * Returns: %TRUE when the samples are the bytes of a (memory-mapped) raw16
  *   file rather than a decoded copy
@@ -368,6 +380,8 @@ terrain_heightfield_get_data (TerrainHeightfield *self,
  * @self: a #TerrainHeightfield
  * @x: column, below the width
  * @y: row, below the height
+ *
+ * Reads one height.
  *
  * Returns: the height at (@x, @y) in metres
  */
@@ -483,6 +497,8 @@ terrain_heightfield_read_rect (TerrainHeightfield *self,
  * @x: column, fractional; clamped to the grid
  * @y: row, fractional; clamped to the grid
  *
+ * Interpolates a height between samples.
+ *
  * Returns: the height at (@x, @y), interpolated bilinearly between the four
  *   nearest samples
  */
@@ -559,6 +575,8 @@ chunkable_side (guint side)
 /**
  * terrain_heightfield_is_chunkable:
  * @self: a #TerrainHeightfield
+ *
+ * Tells whether the grid has the shape of a chunked-LOD tree.
  *
  * Returns: %TRUE when the grid is square and 2^N+1 samples on a side
  *   (N ≥ 1), the shape chunked-LOD trees are cut from

@@ -11,6 +11,7 @@
 #include <png.h>
 
 #include "terrain-image.h"
+#include "terrain-image-private.h"
 #include "terrain-error.h"
 #include "terrain-io.h"
 #include "terrain-limits.h"
@@ -341,6 +342,8 @@ typedef struct
   const guint8 *data;
   gsize size;
   gsize pos;
+  /* Here rather than in a local: src lives in memory, so setjmp() keeps it. */
+  const TerrainLimits *limits;
 } PngSource;
 
 static void
@@ -364,12 +367,31 @@ png_read_from_source (png_structp  png,
  * Decodes a PNG with libpng. Greyscale images of 16 bits become
  * %TERRAIN_IMAGE_GRAY16, other greyscale images %TERRAIN_IMAGE_GRAY8, and
  * everything else (palette, RGB, with or without alpha) %TERRAIN_IMAGE_RGBA8.
+ * The default #TerrainLimits apply.
  *
  * Returns: (transfer full) (nullable): the image
  */
 TerrainImage *
 terrain_image_load_png_bytes (GBytes  *bytes,
                               GError **error)
+{
+  return terrain_image_load_png_bytes_with_limits (bytes, NULL, error);
+}
+
+/* Deflate cannot expand a byte into more than 1032 (RFC 1951: a 258-byte
+ * match in at most two bits), so a PNG of N bytes holds at most about
+ * 1032 N bytes of image data. */
+#define PNG_MAX_INFLATE_RATIO 1032
+
+/* Like terrain_image_load_png_bytes(), under @limits (NULL for the defaults):
+ * a side above 4 x max_image_side (heightmaps are wider than textures), an
+ * image above max_allocation, or one larger than the data could inflate to
+ * is refused before the pixels are allocated, so a few bytes of header
+ * cannot make the decoder allocate gigabytes. */
+TerrainImage *
+terrain_image_load_png_bytes_with_limits (GBytes               *bytes,
+                                          const TerrainLimits  *limits,
+                                          GError              **error)
 {
   PngSource src = { 0 };
   TerrainImage *volatile image = NULL;
@@ -379,7 +401,9 @@ terrain_image_load_png_bytes (GBytes  *bytes,
   png_uint_32 width, height;
   int depth, color_type;
   TerrainImageFormat format;
+  guint64 row_bits, packed_bytes;
 
+  src.limits = limits != NULL ? limits : terrain_limits_get_default ();
   src.data = g_bytes_get_data (bytes, &src.size);
   if (src.size < 8 || png_sig_cmp (src.data, 0, 8) != 0)
     {
@@ -407,10 +431,23 @@ terrain_image_load_png_bytes (GBytes  *bytes,
     }
 
   png_set_read_fn (png, &src, png_read_from_source);
-  png_set_user_limits (png, terrain_limits_get_default ()->max_image_side * 4u,
-                       terrain_limits_get_default ()->max_image_side * 4u);
+  png_set_user_limits (png, MIN (src.limits->max_image_side, G_MAXUINT32 / 4) * 4u,
+                       MIN (src.limits->max_image_side, G_MAXUINT32 / 4) * 4u);
   png_read_info (png, info);
   png_get_IHDR (png, info, &width, &height, &depth, &color_type, NULL, NULL, NULL);
+
+  /* width < 2^31 and at most 64 bits a pixel: the row fits in 64 bits. */
+  row_bits = (guint64) width * (guint64) depth * png_get_channels (png, info);
+  if (!g_uint64_checked_mul (&packed_bytes, (row_bits + 7) / 8, height) ||
+      packed_bytes > (guint64) src.size * PNG_MAX_INFLATE_RATIO)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
+                   "PNG: the pixels of a %ux%u image (header at byte offset 16) need more bytes "
+                   "than %" G_GSIZE_FORMAT " bytes of compressed data can hold",
+                   (guint) width, (guint) height, src.size);
+      png_destroy_read_struct (&png, &info, NULL);
+      return NULL;
+    }
 
   if (color_type == PNG_COLOR_TYPE_GRAY && depth == 16)
     {
@@ -434,6 +471,12 @@ terrain_image_load_png_bytes (GBytes  *bytes,
   png_set_interlace_handling (png);
   png_read_update_info (png, info);
 
+  if (!terrain_limits_check_alloc (src.limits, height, png_get_rowbytes (png, info),
+                                   "image rows", "PNG", 16, error))
+    {
+      png_destroy_read_struct (&png, &info, NULL);
+      return NULL;
+    }
   image = terrain_image_new (format, width, height, error);
   if (image == NULL)
     {

@@ -3595,13 +3595,54 @@ validate_tile_map (TerrainTntMap *self,
     }
 }
 
+/* What build_occupancy () reports without footprints, in one streaming
+ * pass with no Width x Height grid: every live index then stamps only its
+ * own (empty) cell, so neither overlaps nor clipping can occur and the only
+ * finding is an index beyond the feature table, in the same row-major
+ * order. */
+static void
+validate_feature_indices (TerrainTntMap *self,
+                          TntSink       *sink)
+{
+  const char *title = section_titles[TERRAIN_TNT_SECTION_ATTRIBUTES];
+  const guint8 *data = self->blocks[TERRAIN_TNT_SECTION_ATTRIBUTES].data;
+  gsize cells = (gsize) self->width * self->height;
+  guint feature_byte = feature_byte_offset (self);
+  gboolean legacy = is_legacy (self);
+
+  for (gsize cell = 0; cell < cells; cell++)
+    {
+      const guint8 *p = data + cell * self->cell_bytes;
+      guint16 feature;
+      guint x, y;
+      TerrainIssue *issue;
+
+      if (legacy)
+        feature = p[2] >= 0xFC ? TERRAIN_TNT_FEATURE_NONE : p[2];
+      else
+        feature = terrain_get_le16 (p + 1);
+      if (feature >= TERRAIN_TNT_FEATURE_RESERVED || feature < self->n_features)
+        continue;
+
+      x = (guint) (cell % self->width);
+      y = (guint) (cell / self->width);
+      issue = terrain_issue_new (TERRAIN_SEVERITY_WARNING, title,
+                                 (gint64) (attribute_offset (self, cell) + feature_byte),
+                                 (gint64) cell,
+                                 "cell (x=%u, y=%u) names feature %u but the feature table "
+                                 "has %u records; the feature is skipped",
+                                 x, y, feature, self->n_features);
+      terrain_issue_set_position (issue, (gint) x, (gint) y);
+      sink_add (sink, TNT_FINDING_FEATURE_INDEX, issue);
+    }
+}
+
 static void
 validate_attributes (TerrainTntMap *self,
                      TntSink       *sink)
 {
   gsize cells = (gsize) self->width * self->height;
   const guint8 *data = self->blocks[TERRAIN_TNT_SECTION_ATTRIBUTES].data;
-  g_autofree guint16 *occupancy = NULL;
 
   for (gsize i = 0; i < cells; i++)
     {
@@ -3621,7 +3662,7 @@ validate_attributes (TerrainTntMap *self,
       sink_add (sink, TNT_FINDING_ATTRIBUTE_EXTRA, issue);
     }
 
-  occupancy = build_occupancy (self, NULL, NULL, NULL, sink);
+  validate_feature_indices (self, sink);
 }
 
 static void

@@ -244,6 +244,8 @@ terrain_ter_file_new_from_bytes (GBytes               *bytes,
  * terrain_ter_file_get_version:
  * @self: a #TerrainTerFile
  *
+ * Gets the version byte.
+ *
  * Returns: the file version, 1 to 3
  */
 guint8
@@ -258,6 +260,8 @@ terrain_ter_file_get_version (TerrainTerFile *self)
  * @self: a #TerrainTerFile
  * @x: column, 0 to 255 (world X / squareSize)
  * @y: row, 0 to 255 (world Y / squareSize)
+ *
+ * Reads one height sample.
  *
  * Returns: the height in 11.5 fixed point (metres × 32)
  */
@@ -313,6 +317,8 @@ terrain_ter_file_set_height (TerrainTerFile *self,
  * @x: column, 0 to 255
  * @y: row, 0 to 255
  *
+ * Reads one cell of the material map.
+ *
  * Returns: the material map byte: the material slot in the low three bits,
  *   flags above
  */
@@ -333,6 +339,8 @@ terrain_ter_file_get_material (TerrainTerFile *self,
  * @self: a #TerrainTerFile
  * @slot: material slot, 0 to 7
  *
+ * Gets the name of a material slot.
+ *
  * Returns: (nullable): the slot's material name, or %NULL for an empty slot
  */
 const char *
@@ -349,6 +357,8 @@ terrain_ter_file_get_material_name (TerrainTerFile *self,
  * terrain_ter_file_get_n_alpha_maps:
  * @self: a #TerrainTerFile
  *
+ * Counts the alpha maps.
+ *
  * Returns: the number of alpha maps: one per named material from version 2
  */
 guint
@@ -364,6 +374,8 @@ terrain_ter_file_get_n_alpha_maps (TerrainTerFile *self)
  * @index: alpha map index, below [method@Terrain.TerFile.get_n_alpha_maps]
  *   (the maps follow the named materials in slot order)
  * @size: (out) (optional): 65536
+ *
+ * Gets one material's alpha map.
  *
  * Returns: (transfer none) (array length=size): 256 × 256 opacities, row
  *   0 first
@@ -395,6 +407,8 @@ dup_script (TerrainTerFile    *self,
  * terrain_ter_file_dup_texture_script:
  * @self: a #TerrainTerFile
  *
+ * Copies the texture script.
+ *
  * Returns: (transfer full) (nullable): the texture script (version 3), or
  *   %NULL when the file has none
  */
@@ -408,6 +422,8 @@ terrain_ter_file_dup_texture_script (TerrainTerFile *self)
 /**
  * terrain_ter_file_dup_height_script:
  * @self: a #TerrainTerFile
+ *
+ * Copies the heightfield script.
  *
  * Returns: (transfer full) (nullable): the heightfield script (version 3),
  *   or %NULL when the file has none
@@ -425,6 +441,8 @@ terrain_ter_file_dup_height_script (TerrainTerFile *self)
  * @section: a block
  * @offset: (out) (optional): its byte offset
  * @size: (out) (optional): its size in bytes
+ *
+ * Locates a block in the file.
  *
  * Returns: %TRUE when the file has that block
  */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "libterrain.h"
+#include "fuzz-limits.h"
 
 #ifndef FUZZ_FORMAT
 # error "FUZZ_FORMAT must name the format"
@@ -24,22 +25,6 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
-
-static TerrainLimits *
-fuzz_limits (void)
-{
-  static TerrainLimits *limits;
-
-  if (limits == NULL)
-    {
-      /* Small enough that no input can exhaust the fuzzer's memory limit. */
-      limits = terrain_limits_new ();
-      limits->max_allocation = 64 * 1024 * 1024;
-      limits->max_cells_per_side = 2048;
-      limits->max_image_side = 4096;
-    }
-  return limits;
-}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

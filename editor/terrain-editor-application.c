@@ -1,0 +1,482 @@
+/* terrain-editor-application.c
+ *
+ * The application: app actions (open, new window, preferences, about,
+ * quit), their accelerators, files from the command line (one window per
+ * file, reusing an empty window), recent files and the shared resources
+ * every window draws with: the palette and the feature catalogue, both
+ * named in GSettings and reloaded when the settings change.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "terrain-editor-application.h"
+#include "terrain-editor-window.h"
+
+#include <glib/gi18n.h>
+
+struct _TerrainEditorApplication
+{
+  GtkApplication parent_instance;
+
+  GSettings *settings;
+  TerrainPalette *palette;
+  TerrainFeatureCatalog *catalog;
+  char *palette_error;
+};
+
+G_DEFINE_FINAL_TYPE (TerrainEditorApplication, terrain_editor_application, GTK_TYPE_APPLICATION)
+
+GSettings *
+terrain_editor_application_get_settings (TerrainEditorApplication *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+TerrainPalette *
+terrain_editor_application_get_palette (TerrainEditorApplication *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), NULL);
+  return self->palette;
+}
+
+TerrainFeatureCatalog *
+terrain_editor_application_get_catalog (TerrainEditorApplication *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), NULL);
+  return self->catalog;
+}
+
+static void
+for_each_window_notify (TerrainEditorApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (TERRAIN_EDITOR_IS_WINDOW (l->data))
+      terrain_editor_window_reload_resources (l->data);
+}
+
+static void
+load_palette (TerrainEditorApplication *self)
+{
+  g_autofree char *path = g_settings_get_string (self->settings, "palette-path");
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&self->palette, terrain_palette_unref);
+  g_clear_pointer (&self->palette_error, g_free);
+  if (path[0] != '\0')
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+
+      self->palette = terrain_palette_new_from_file (file, NULL, &error);
+      if (self->palette == NULL)
+        self->palette_error = g_strdup_printf (_("Could not load the palette “%s”: %s"),
+                                               path, error->message);
+    }
+}
+
+static void
+load_catalog (TerrainEditorApplication *self)
+{
+  g_auto(GStrv) folders = g_settings_get_strv (self->settings, "feature-folders");
+
+  g_clear_object (&self->catalog);
+  self->catalog = terrain_feature_catalog_new ();
+  for (guint i = 0; folders[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (folders[i]);
+      g_autoptr(GError) error = NULL;
+      gboolean ok;
+
+      if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+        ok = terrain_feature_catalog_load_folder (self->catalog, file, NULL, NULL, &error);
+      else
+        {
+          g_autoptr(TerrainDocument) document = terrain_document_load (file, NULL, NULL, &error);
+
+          ok = TERRAIN_IS_HPI_ARCHIVE (document)
+               && terrain_feature_catalog_load_archive (self->catalog,
+                                                        TERRAIN_HPI_ARCHIVE (document),
+                                                        NULL, NULL, &error);
+          if (document != NULL && !TERRAIN_IS_HPI_ARCHIVE (document) && error == NULL)
+            g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         _("not a folder or an HPI archive"));
+        }
+      if (!ok)
+        g_message ("%s: %s", folders[i], error != NULL ? error->message : "?");
+    }
+}
+
+static void
+on_settings_changed (TerrainEditorApplication *self,
+                     const char               *key)
+{
+  if (g_strcmp0 (key, "palette-path") == 0)
+    load_palette (self);
+  else if (g_strcmp0 (key, "feature-folders") == 0)
+    load_catalog (self);
+  else
+    return;
+  for_each_window_notify (self);
+}
+
+const char *
+terrain_editor_application_get_palette_error (TerrainEditorApplication *self)
+{
+  return self->palette_error;
+}
+
+void
+terrain_editor_application_add_recent (TerrainEditorApplication *self,
+                                       GFile                    *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
+static TerrainEditorWindow *
+find_empty_window (TerrainEditorApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (TERRAIN_EDITOR_IS_WINDOW (l->data) && terrain_editor_window_is_empty (l->data))
+      return l->data;
+  return NULL;
+}
+
+GtkWindow *
+terrain_editor_application_open_file (TerrainEditorApplication *self,
+                                      GFile                    *file)
+{
+  TerrainEditorWindow *window;
+
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), NULL);
+
+  /* A file already open is raised rather than loaded twice. */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      GFile *other;
+
+      if (!TERRAIN_EDITOR_IS_WINDOW (l->data))
+        continue;
+      other = terrain_editor_window_get_file (l->data);
+      if (other != NULL && g_file_equal (other, file))
+        {
+          gtk_window_present (l->data);
+          return l->data;
+        }
+    }
+
+  window = find_empty_window (self);
+  if (window == NULL)
+    window = terrain_editor_window_new (self);
+  terrain_editor_window_load (window, file);
+  gtk_window_present (GTK_WINDOW (window));
+  return GTK_WINDOW (window);
+}
+
+static void
+terrain_editor_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (terrain_editor_window_new (TERRAIN_EDITOR_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+static void
+terrain_editor_application_open (GApplication  *app,
+                                 GFile        **files,
+                                 int            n_files,
+                                 const char    *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    terrain_editor_application_open_file (TERRAIN_EDITOR_APPLICATION (app), files[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+
+static void
+on_open_response (GtkNativeDialog          *dialog,
+                  int                       response,
+                  TerrainEditorApplication *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          terrain_editor_application_open_file (self, file);
+        }
+    }
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  TerrainEditorApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkFileChooserNative *chooser;
+  GtkFileFilter *filter;
+
+  chooser = gtk_file_chooser_native_new (_("Open Terrain"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         _("_Open"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Terrain files"));
+  for (const char *const *p = (const char *const[]) { "*.tnt", "*.sct", "*.atlas", "*.chu", "*.tqt",
+                                                      "*.ter", "*.hpi", "*.ufo", "*.ccx", "*.gp3",
+                                                      "*.dat", "*.ota", "*.tdf", "*.png", NULL };
+       *p != NULL; p++)
+    gtk_file_filter_add_suffix (filter, *p + 2);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_object_unref (filter);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_object_unref (filter);
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_recent_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  terrain_editor_application_open_file (user_data, file);
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  gtk_window_present (GTK_WINDOW (terrain_editor_window_new (user_data)));
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  /* Closing each window runs its unsaved-changes confirmation. */
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  const char *authors[] = { "The libterrain authors", NULL };
+
+  gtk_show_about_dialog (parent,
+                         "program-name", _("Terrain Editor"),
+                         "logo-icon-name", g_application_get_application_id (G_APPLICATION (user_data)),
+                         "version", PACKAGE_VERSION,
+                         "comments", _("View and edit legacy game terrain: Total Annihilation maps, "
+                                       "Torque Atlas files and more"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         "website", "https://github.com/libterrain/libterrain",
+                         NULL);
+}
+
+static void
+on_palette_chosen (GtkNativeDialog *dialog,
+                   int              response,
+                   GSettings       *settings)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        g_settings_set_string (settings, "palette-path", path);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_choose_palette (GtkButton                *button,
+                   TerrainEditorApplication *self)
+{
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (_("Choose a Palette"),
+                                         GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (button))),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Choose"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_palette_chosen), self->settings);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static gboolean
+strv_to_text (GValue   *value,
+              GVariant *variant,
+              gpointer  user_data)
+{
+  g_autofree const char **strv = g_variant_get_strv (variant, NULL);
+  g_autofree char *text = g_strjoinv (":", (char **) strv);
+
+  g_value_set_string (value, text);
+  return TRUE;
+}
+
+static GVariant *
+text_to_strv (const GValue       *value,
+              const GVariantType *type,
+              gpointer            user_data)
+{
+  const char *text = g_value_get_string (value);
+  g_auto(GStrv) parts = g_strsplit (text != NULL ? text : "", ":", -1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) result = NULL;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (parts[i][0] != '\0')
+      g_strv_builder_add (builder, parts[i]);
+  result = g_strv_builder_end (builder);
+  return g_variant_new_strv ((const char *const *) result, -1);
+}
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  TerrainEditorApplication *self = user_data;
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/libterrain/Editor/terrain-editor-preferences.ui");
+  GtkWindow *dialog = GTK_WINDOW (gtk_builder_get_object (builder, "preferences"));
+
+  gtk_window_set_transient_for (dialog, gtk_application_get_active_window (GTK_APPLICATION (self)));
+  g_settings_bind (self->settings, "palette-path",
+                   gtk_builder_get_object (builder, "palette_entry"), "text", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (self->settings, "feature-folders",
+                                gtk_builder_get_object (builder, "features_entry"), "text",
+                                G_SETTINGS_BIND_DEFAULT, strv_to_text, text_to_strv, NULL, NULL);
+  g_settings_bind (self->settings, "show-grid",
+                   gtk_builder_get_object (builder, "grid_switch"), "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "show-features",
+                   gtk_builder_get_object (builder, "features_switch"), "active", G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect (gtk_builder_get_object (builder, "palette_button"), "clicked",
+                    G_CALLBACK (on_choose_palette), self);
+  gtk_window_present (dialog);
+}
+
+static const GActionEntry app_entries[] = {
+  { "open", open_action },
+  { "open-recent", open_recent_action, "s" },
+  { "new-window", new_window_action },
+  { "preferences", preferences_action },
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+terrain_editor_application_startup (GApplication *app)
+{
+  TerrainEditorApplication *self = TERRAIN_EDITOR_APPLICATION (app);
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.open", { "<Control>o", NULL } },
+    { "app.new-window", { "<Control>n", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.save", { "<Control>s", NULL } },
+    { "win.save-as('')", { "<Control><Shift>s", NULL } },
+    { "win.undo", { "<Control>z", NULL } },
+    { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
+    { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
+    { "win.zoom-out", { "<Control>minus", NULL } },
+    { "win.zoom-fit", { "<Control>0", NULL } },
+    { "win.zoom-one", { "<Control>1", NULL } },
+    { "win.close", { "<Control>w", NULL } },
+    { "win.tool('inspect')", { "<Alt>1", NULL } },
+    { "win.tool('sea-level')", { "<Alt>2", NULL } },
+    { "win.tool('brush')", { "<Alt>3", NULL } },
+    { "win.tool('features')", { "<Alt>4", NULL } },
+    { "win.tool('void')", { "<Alt>5", NULL } },
+    { "win.tool('tiles')", { "<Alt>6", NULL } },
+    { "win.tool('atlas')", { "<Alt>7", NULL } },
+    { "win.show-grid", { "<Control>g", NULL } },
+  };
+
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  G_APPLICATION_CLASS (terrain_editor_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_entries, G_N_ELEMENTS (app_entries), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
+
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/io/github/libterrain/Editor/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+
+  self->settings = g_settings_new (g_application_get_application_id (app));
+  g_signal_connect_swapped (self->settings, "changed", G_CALLBACK (on_settings_changed), self);
+  load_palette (self);
+  load_catalog (self);
+}
+
+static void
+terrain_editor_application_dispose (GObject *object)
+{
+  TerrainEditorApplication *self = TERRAIN_EDITOR_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->palette, terrain_palette_unref);
+  g_clear_object (&self->catalog);
+  g_clear_pointer (&self->palette_error, g_free);
+
+  G_OBJECT_CLASS (terrain_editor_application_parent_class)->dispose (object);
+}
+
+static void
+terrain_editor_application_class_init (TerrainEditorApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = terrain_editor_application_dispose;
+  app_class->startup = terrain_editor_application_startup;
+  app_class->activate = terrain_editor_application_activate;
+  app_class->open = terrain_editor_application_open;
+}
+
+static void
+terrain_editor_application_init (TerrainEditorApplication *self)
+{
+}
+
+TerrainEditorApplication *
+terrain_editor_application_new (GApplicationFlags flags)
+{
+  return g_object_new (TERRAIN_EDITOR_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "resource-base-path", "/io/github/libterrain/Editor",
+                       "flags", G_APPLICATION_HANDLES_OPEN | flags,
+                       NULL);
+}

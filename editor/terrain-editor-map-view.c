@@ -1,0 +1,1229 @@
+/* terrain-editor-map-view.c: the 2D map view
+ *
+ * The map picture comes from terrain_document_render_image() (TNT tiles
+ * through the palette; other formats fall back to their height grid) and is
+ * drawn as one GdkTexture, reduced by an integer factor when the map is
+ * larger than a texture should be. Overlays (contours, grid, features,
+ * voids, start positions, tool previews) are drawn with Cairo over the
+ * visible part only, in map cell units. The view scrolls itself
+ * (GtkScrollable), so a 640x640-cell map never allocates a 10240-pixel
+ * widget.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "terrain-editor-map-view.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#define MAX_TEXTURE_SIDE 4096
+#define MIN_ZOOM (1.0 / 64.0)
+#define MAX_ZOOM 16.0
+#define CONTOUR_INTERVAL 16
+
+struct _TerrainEditorMapView
+{
+  GtkWidget parent_instance;
+
+  TerrainDocument *document;
+  TerrainPalette *palette;
+  TerrainFeatureCatalog *catalog;
+  TerrainOtaFile *ota;
+  gulong cells_changed_id;
+  gulong tiles_changed_id;
+
+  GdkTexture *texture;
+  double texture_scale;   /* map pixels per texture pixel */
+  double cell_pixels;     /* map pixels per cell */
+  double map_width;       /* in map pixels */
+  double map_height;
+  char *message;
+  guint rerender_id;
+
+  GArray *placements;     /* TerrainTntPlacement, NULL when stale */
+  guint16 *occupancy;     /* runtime occupancy, NULL when stale */
+  GHashTable *overlapping; /* anchors (y << 16 | x) of overlapping features */
+
+  double zoom;
+  GtkAdjustment *hadjustment;
+  GtkAdjustment *vadjustment;
+  GtkScrollablePolicy hscroll_policy;
+  GtkScrollablePolicy vscroll_policy;
+  gboolean fit_pending;
+
+  gboolean show_grid;
+  gboolean show_features;
+  gboolean show_contours;
+  gboolean show_voids;
+  gboolean show_start_positions;
+
+  gboolean brush_visible;
+  double brush_x, brush_y, brush_radius;
+  gboolean rect_visible;
+  int rect_x, rect_y, rect_width, rect_height;
+  gboolean rect_blocked;
+  gboolean highlight_visible;
+  int highlight_x, highlight_y;
+
+  double pan_h, pan_v;
+  gboolean panning;
+};
+
+enum {
+  PROP_0,
+  PROP_ZOOM,
+  PROP_SHOW_GRID,
+  PROP_SHOW_FEATURES,
+  PROP_SHOW_CONTOURS,
+  PROP_SHOW_VOIDS,
+  PROP_SHOW_START_POSITIONS,
+  N_PROPS,
+  /* GtkScrollable */
+  PROP_HADJUSTMENT,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
+};
+
+enum {
+  CELL_EVENT,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TerrainEditorMapView, terrain_editor_map_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
+
+static TerrainTntMap *
+get_tnt (TerrainEditorMapView *self)
+{
+  return TERRAIN_IS_TNT_MAP (self->document) ? TERRAIN_TNT_MAP (self->document) : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The picture                                                              */
+
+static GdkTexture *
+texture_from_image (TerrainImage *image,
+                    guint         factor)
+{
+  guint width = terrain_image_get_width (image);
+  guint height = terrain_image_get_height (image);
+  guint out_width = (width + factor - 1) / factor;
+  guint out_height = (height + factor - 1) / factor;
+  TerrainImageFormat format = terrain_image_get_format (image);
+  gsize stride = terrain_image_get_stride (image);
+  const guint8 *data = terrain_image_get_data (image, NULL);
+  guint8 *out = g_malloc ((gsize) out_width * out_height * 4);
+  g_autoptr(GBytes) bytes = NULL;
+
+  /* Box filter over factor x factor blocks; grey images are spread to
+   * RGB (16-bit heights keep their high byte, stretched to full range). */
+  for (guint oy = 0; oy < out_height; oy++)
+    for (guint ox = 0; ox < out_width; ox++)
+      {
+        guint sum[4] = { 0, 0, 0, 0 };
+        guint n = 0;
+
+        for (guint y = oy * factor; y < MIN (height, (oy + 1) * factor); y++)
+          for (guint x = ox * factor; x < MIN (width, (ox + 1) * factor); x++)
+            {
+              const guint8 *row = data + y * stride;
+
+              if (format == TERRAIN_IMAGE_RGBA8)
+                {
+                  for (guint c = 0; c < 4; c++)
+                    sum[c] += row[x * 4 + c];
+                }
+              else
+                {
+                  guint v;
+
+                  if (format == TERRAIN_IMAGE_GRAY8)
+                    v = row[x];
+                  else
+                    v = ((const guint16 *) row)[x] >> 8;
+                  sum[0] += v;
+                  sum[1] += v;
+                  sum[2] += v;
+                  sum[3] += 255;
+                }
+              n++;
+            }
+
+        for (guint c = 0; c < 4; c++)
+          out[((gsize) oy * out_width + ox) * 4 + c] = n > 0 ? (guint8) (sum[c] / n) : 0;
+      }
+
+  bytes = g_bytes_new_take (out, (gsize) out_width * out_height * 4);
+  return gdk_memory_texture_new (out_width, out_height, GDK_MEMORY_R8G8B8A8, bytes,
+                                 (gsize) out_width * 4);
+}
+
+static void
+invalidate_features (TerrainEditorMapView *self)
+{
+  g_clear_pointer (&self->placements, g_array_unref);
+  g_clear_pointer (&self->occupancy, g_free);
+  g_clear_pointer (&self->overlapping, g_hash_table_unref);
+}
+
+static gboolean
+catalog_footprint (const char *name,
+                   guint      *footprint_x,
+                   guint      *footprint_z,
+                   gpointer    user_data)
+{
+  TerrainEditorMapView *self = user_data;
+
+  if (self->catalog == NULL)
+    return FALSE;
+  return terrain_feature_catalog_get_footprint (self->catalog, name, footprint_x, footprint_z);
+}
+
+gboolean
+terrain_editor_map_view_get_footprint (TerrainEditorMapView *self,
+                                       const char           *name,
+                                       guint                *width,
+                                       guint                *height)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), FALSE);
+
+  *width = 1;
+  *height = 1;
+  return catalog_footprint (name, width, height, self);
+}
+
+static void
+ensure_features (TerrainEditorMapView *self)
+{
+  TerrainTntMap *map = get_tnt (self);
+  g_autoptr(GPtrArray) issues = NULL;
+
+  if (map == NULL || self->placements != NULL)
+    return;
+
+  issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  self->placements = terrain_tnt_map_list_placements (map);
+  self->occupancy = terrain_tnt_map_build_occupancy (map, catalog_footprint, self, NULL, issues);
+  self->overlapping = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < issues->len; i++)
+    {
+      gint x, y;
+
+      if (terrain_issue_get_position (g_ptr_array_index (issues, i), &x, &y))
+        g_hash_table_add (self->overlapping, GUINT_TO_POINTER (((guint) y << 16) | (guint) x));
+    }
+}
+
+static void
+update_adjustments (TerrainEditorMapView *self);
+
+static void
+rerender (TerrainEditorMapView *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) heights_error = NULL;
+  g_autoptr(TerrainImage) image = NULL;
+  guint width, height, factor = 1;
+
+  g_clear_object (&self->texture);
+  g_clear_pointer (&self->message, g_free);
+  invalidate_features (self);
+  self->map_width = self->map_height = 0;
+
+  if (self->document == NULL)
+    goto out;
+
+  image = terrain_document_render_image (self->document, self->palette, &error);
+  if (image == NULL)
+    image = terrain_document_export_heights (self->document, &heights_error);
+  if (image == NULL)
+    {
+      if (get_tnt (self) != NULL && self->palette == NULL)
+        self->message = g_strdup (_("Choose a palette (PALETTE.PAL) in the preferences to see the map’s tiles."));
+      else
+        self->message = g_strdup_printf (_("This file has no 2D picture: %s"),
+                                         error != NULL ? error->message : heights_error->message);
+      goto out;
+    }
+
+  width = terrain_image_get_width (image);
+  height = terrain_image_get_height (image);
+  while (width / factor > MAX_TEXTURE_SIDE || height / factor > MAX_TEXTURE_SIDE)
+    factor++;
+
+  self->texture = texture_from_image (image, factor);
+  self->texture_scale = factor;
+  self->map_width = width;
+  self->map_height = height;
+  self->cell_pixels = get_tnt (self) != NULL ? TERRAIN_TNT_CELL_PIXELS : 1.0;
+
+out:
+  update_adjustments (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+rerender_idle (gpointer user_data)
+{
+  TerrainEditorMapView *self = user_data;
+
+  self->rerender_id = 0;
+  rerender (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_rerender (TerrainEditorMapView *self)
+{
+  if (self->rerender_id == 0)
+    self->rerender_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, rerender_idle, self, NULL);
+}
+
+static void
+on_cells_changed (TerrainEditorMapView *self)
+{
+  /* Heights and feature words feed the overlays only. */
+  invalidate_features (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scrolling and zoom                                                       */
+
+static void
+configure_adjustment (GtkAdjustment *adjustment,
+                      double         content,
+                      double         page)
+{
+  double value;
+
+  if (adjustment == NULL)
+    return;
+
+  value = gtk_adjustment_get_value (adjustment);
+  if (content < page)
+    value = -(page - content) / 2; /* centre a small map */
+  else
+    value = CLAMP (value, 0, content - page);
+  gtk_adjustment_configure (adjustment, value, MIN (0, -(page - content) / 2),
+                            MAX (content, page), page * 0.1, page * 0.9, page);
+}
+
+static void
+update_adjustments (TerrainEditorMapView *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  configure_adjustment (self->hadjustment, self->map_width * self->zoom, width);
+  configure_adjustment (self->vadjustment, self->map_height * self->zoom, height);
+}
+
+static double
+hvalue (TerrainEditorMapView *self)
+{
+  return self->hadjustment != NULL ? gtk_adjustment_get_value (self->hadjustment) : 0;
+}
+
+static double
+vvalue (TerrainEditorMapView *self)
+{
+  return self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+}
+
+/* Widget coordinates to map cells. */
+static void
+widget_to_cell (TerrainEditorMapView *self,
+                double                wx,
+                double                wy,
+                double               *x,
+                double               *y)
+{
+  *x = (wx + hvalue (self)) / self->zoom / self->cell_pixels;
+  *y = (wy + vvalue (self)) / self->zoom / self->cell_pixels;
+}
+
+static void
+zoom_around (TerrainEditorMapView *self,
+             double                zoom,
+             double                wx,
+             double                wy)
+{
+  double mx, my;
+
+  zoom = CLAMP (zoom, MIN_ZOOM, MAX_ZOOM);
+  if (zoom == self->zoom)
+    return;
+
+  mx = (wx + hvalue (self)) / self->zoom;
+  my = (wy + vvalue (self)) / self->zoom;
+  self->zoom = zoom;
+  update_adjustments (self);
+  if (self->hadjustment != NULL && self->map_width * zoom > gtk_widget_get_width (GTK_WIDGET (self)))
+    gtk_adjustment_set_value (self->hadjustment, mx * zoom - wx);
+  if (self->vadjustment != NULL && self->map_height * zoom > gtk_widget_get_height (GTK_WIDGET (self)))
+    gtk_adjustment_set_value (self->vadjustment, my * zoom - wy);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+terrain_editor_map_view_get_zoom (TerrainEditorMapView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), 1.0);
+  return self->zoom;
+}
+
+void
+terrain_editor_map_view_set_zoom (TerrainEditorMapView *self,
+                                  double                zoom)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->fit_pending = FALSE;
+  zoom_around (self, zoom,
+               gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+               gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+}
+
+static gboolean
+apply_fit (TerrainEditorMapView *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (width <= 1 || height <= 1 || self->map_width <= 0)
+    return FALSE;
+
+  self->zoom = CLAMP (MIN (width / self->map_width, height / self->map_height), MIN_ZOOM, MAX_ZOOM);
+  update_adjustments (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+void
+terrain_editor_map_view_zoom_to_fit (TerrainEditorMapView *self)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  /* Before the first allocation there is nothing to fit into yet. */
+  self->fit_pending = !apply_fit (self);
+}
+
+void
+terrain_editor_map_view_center_on (TerrainEditorMapView *self,
+                                   double                x,
+                                   double                y)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  if (self->hadjustment != NULL)
+    gtk_adjustment_set_value (self->hadjustment,
+                              x * self->cell_pixels * self->zoom
+                              - gtk_widget_get_width (GTK_WIDGET (self)) / 2.0);
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment,
+                              y * self->cell_pixels * self->zoom
+                              - gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+}
+
+static void
+on_adjustment_changed (TerrainEditorMapView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+set_adjustment (TerrainEditorMapView  *self,
+                GtkAdjustment        **slot,
+                GtkAdjustment         *adjustment)
+{
+  if (*slot == adjustment && adjustment != NULL)
+    return;
+
+  if (*slot != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (*slot, on_adjustment_changed, self);
+      g_clear_object (slot);
+    }
+  if (adjustment == NULL)
+    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
+  *slot = g_object_ref_sink (adjustment);
+  g_signal_connect_swapped (adjustment, "value-changed", G_CALLBACK (on_adjustment_changed), self);
+  update_adjustments (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Drawing                                                                  */
+
+static void
+draw_contours (TerrainEditorMapView *self,
+               cairo_t              *cr,
+               TerrainTntMap        *map,
+               guint x0, guint y0, guint x1, guint y1)
+{
+  guint width = terrain_tnt_map_get_width (map);
+  guint height = terrain_tnt_map_get_height (map);
+
+  cairo_set_source_rgba (cr, 0.25, 0.12, 0.0, 0.75);
+  for (guint y = y0; y < y1; y++)
+    for (guint x = x0; x < x1; x++)
+      {
+        guint c = terrain_tnt_map_get_cell_height (map, x, y) / CONTOUR_INTERVAL;
+
+        if (x + 1 < width && terrain_tnt_map_get_cell_height (map, x + 1, y) / CONTOUR_INTERVAL != c)
+          {
+            cairo_move_to (cr, x + 1, y);
+            cairo_line_to (cr, x + 1, y + 1);
+          }
+        if (y + 1 < height && terrain_tnt_map_get_cell_height (map, x, y + 1) / CONTOUR_INTERVAL != c)
+          {
+            cairo_move_to (cr, x, y + 1);
+            cairo_line_to (cr, x + 1, y + 1);
+          }
+      }
+  cairo_stroke (cr);
+}
+
+static void
+draw_features (TerrainEditorMapView *self,
+               cairo_t              *cr,
+               TerrainTntMap        *map,
+               double                unit,
+               guint x0, guint y0, guint x1, guint y1)
+{
+  ensure_features (self);
+
+  for (guint i = 0; i < self->placements->len; i++)
+    {
+      const TerrainTntPlacement *p = &g_array_index (self->placements, TerrainTntPlacement, i);
+      const char *name = terrain_tnt_map_get_feature_name (map, p->feature);
+      guint fw = 1, fh = 1;
+      gboolean known = name != NULL && catalog_footprint (name, &fw, &fh, self);
+      gboolean overlap = g_hash_table_contains (self->overlapping,
+                                                GUINT_TO_POINTER ((p->y << 16) | p->x));
+
+      if (p->x + fw < x0 || p->x > x1 || p->y + fh < y0 || p->y > y1)
+        continue;
+
+      if (overlap)
+        cairo_set_source_rgba (cr, 1.0, 0.1, 0.1, 0.45);
+      else if (known)
+        cairo_set_source_rgba (cr, 0.1, 0.9, 0.2, 0.35);
+      else
+        cairo_set_source_rgba (cr, 1.0, 0.85, 0.1, 0.35);
+      cairo_rectangle (cr, p->x, p->y, fw, fh);
+      if (unit > 0.25)
+        {
+          /* Zoomed out, outlines would turn every tree into a black dot. */
+          cairo_fill (cr);
+          continue;
+        }
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgba (cr, 0, 0, 0, 0.8);
+      cairo_stroke (cr);
+    }
+}
+
+static void
+draw_voids (TerrainEditorMapView *self,
+            cairo_t              *cr,
+            TerrainTntMap        *map,
+            guint x0, guint y0, guint x1, guint y1)
+{
+  cairo_set_source_rgba (cr, 0.05, 0.0, 0.15, 0.7);
+  for (guint y = y0; y < y1; y++)
+    for (guint x = x0; x < x1; x++)
+      if (terrain_tnt_map_get_cell_feature (map, x, y) == TERRAIN_TNT_FEATURE_VOID)
+        cairo_rectangle (cr, x, y, 1, 1);
+  cairo_fill (cr);
+}
+
+static void
+draw_grid (TerrainEditorMapView *self,
+           cairo_t              *cr,
+           guint x0, guint y0, guint x1, guint y1)
+{
+  /* One line per 32-pixel tile: every second attribute cell. */
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.35);
+  for (guint x = x0 & ~1u; x <= x1; x += 2)
+    {
+      cairo_move_to (cr, x, y0);
+      cairo_line_to (cr, x, y1);
+    }
+  for (guint y = y0 & ~1u; y <= y1; y += 2)
+    {
+      cairo_move_to (cr, x0, y);
+      cairo_line_to (cr, x1, y);
+    }
+  cairo_stroke (cr);
+}
+
+static void
+draw_start_positions (TerrainEditorMapView *self,
+                      cairo_t              *cr,
+                      double                unit)
+{
+  g_autofree TerrainOtaStartPosition *positions = NULL;
+  guint n = 0;
+
+  if (self->ota == NULL || terrain_ota_file_get_n_schemas (self->ota) == 0)
+    return;
+
+  positions = terrain_ota_file_get_start_positions (self->ota, 0, &n);
+  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size (cr, 14 * unit);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = positions[i].x / self->cell_pixels;
+      double y = positions[i].z / self->cell_pixels;
+      char label[16];
+      cairo_text_extents_t extents;
+
+      cairo_new_path (cr);
+      cairo_arc (cr, x, y, 12 * unit, 0, 2 * G_PI);
+      cairo_set_source_rgba (cr, 0.9, 0.1, 0.9, 0.85);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_stroke (cr);
+      g_snprintf (label, sizeof label, "%u", positions[i].player);
+      cairo_text_extents (cr, label, &extents);
+      cairo_move_to (cr, x - extents.width / 2 - extents.x_bearing,
+                     y - extents.height / 2 - extents.y_bearing);
+      cairo_show_text (cr, label);
+      cairo_new_path (cr);
+    }
+}
+
+static void
+terrain_editor_map_view_snapshot (GtkWidget   *widget,
+                                  GtkSnapshot *snapshot)
+{
+  TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  double h = hvalue (self), v = vvalue (self);
+  TerrainTntMap *map = get_tnt (self);
+  double scale, unit;
+  cairo_t *cr;
+  guint x0, y0, x1, y1;
+
+  if (self->texture == NULL)
+    {
+      if (self->message != NULL)
+        {
+          PangoLayout *layout = gtk_widget_create_pango_layout (widget, self->message);
+          int lw, lh;
+
+          pango_layout_set_width (layout, MAX (1, width - 48) * PANGO_SCALE);
+          pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+          pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+          pango_layout_get_pixel_size (layout, &lw, &lh);
+          gtk_snapshot_save (snapshot);
+          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (24, (height - lh) / 2.0));
+          gtk_snapshot_append_layout (snapshot, layout, &(GdkRGBA) { 0.5, 0.5, 0.5, 1 });
+          gtk_snapshot_restore (snapshot);
+          g_object_unref (layout);
+        }
+      return;
+    }
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_snapshot_append_texture (snapshot, self->texture,
+                               &GRAPHENE_RECT_INIT (-h, -v,
+                                                    self->map_width * self->zoom,
+                                                    self->map_height * self->zoom));
+
+  /* Overlays in cell units, over the visible cells only. */
+  scale = self->zoom * self->cell_pixels;
+  unit = 1.0 / scale;
+  x0 = (guint) MAX (0, floor (h / scale));
+  y0 = (guint) MAX (0, floor (v / scale));
+  x1 = (guint) MIN (self->map_width / self->cell_pixels, ceil ((h + width) / scale));
+  y1 = (guint) MIN (self->map_height / self->cell_pixels, ceil ((v + height) / scale));
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_translate (cr, -h, -v);
+  cairo_scale (cr, scale, scale);
+  cairo_set_line_width (cr, unit);
+
+  if (map != NULL && x1 > x0 && y1 > y0)
+    {
+      /* Contours and voids cost a cell read each: skip them when cells
+       * are smaller than a pixel and the picture would be noise. */
+      if (self->show_voids && scale >= 1.0)
+        draw_voids (self, cr, map, x0, y0, x1, y1);
+      if (self->show_contours && scale >= 2.0)
+        draw_contours (self, cr, map, x0, y0, x1, y1);
+      if (self->show_grid && scale >= 4.0)
+        draw_grid (self, cr, x0, y0, x1, y1);
+      if (self->show_features)
+        draw_features (self, cr, map, unit, x0, y0, x1, y1);
+    }
+  if (self->show_start_positions)
+    draw_start_positions (self, cr, unit);
+
+  if (self->rect_visible)
+    {
+      if (self->rect_blocked)
+        cairo_set_source_rgba (cr, 1, 0, 0, 0.5);
+      else
+        cairo_set_source_rgba (cr, 0.2, 0.6, 1, 0.5);
+      cairo_rectangle (cr, self->rect_x, self->rect_y, self->rect_width, self->rect_height);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_stroke (cr);
+    }
+
+  if (self->brush_visible)
+    {
+      cairo_set_line_width (cr, 2 * unit);
+      cairo_new_path (cr);
+      cairo_arc (cr, self->brush_x, self->brush_y, MAX (self->brush_radius, 0.5), 0, 2 * G_PI);
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.15);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
+      cairo_stroke (cr);
+    }
+
+  if (self->highlight_visible)
+    {
+      cairo_set_line_width (cr, 3 * unit);
+      cairo_rectangle (cr, self->highlight_x - 0.5, self->highlight_y - 0.5, 2, 2);
+      cairo_set_source_rgb (cr, 1, 0.2, 0.2);
+      cairo_stroke (cr);
+    }
+
+  cairo_destroy (cr);
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
+terrain_editor_map_view_measure (GtkWidget      *widget,
+                                 GtkOrientation  orientation,
+                                 int             for_size,
+                                 int            *minimum,
+                                 int            *natural,
+                                 int            *minimum_baseline,
+                                 int            *natural_baseline)
+{
+  *minimum = 64;
+  *natural = 480;
+}
+
+static void
+terrain_editor_map_view_size_allocate (GtkWidget *widget,
+                                       int        width,
+                                       int        height,
+                                       int        baseline)
+{
+  TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (widget);
+
+  if (self->fit_pending)
+    self->fit_pending = !apply_fit (self);
+  update_adjustments (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input                                                                    */
+
+static void
+emit_cell_event (TerrainEditorMapView  *self,
+                 TerrainEditorMapPhase  phase,
+                 double                 wx,
+                 double                 wy,
+                 guint                  button,
+                 GdkModifierType        state)
+{
+  double x, y;
+
+  if (self->map_width <= 0)
+    return;
+  widget_to_cell (self, wx, wy, &x, &y);
+  g_signal_emit (self, signals[CELL_EVENT], 0, phase, x, y, button, state);
+}
+
+static void
+on_drag_begin (GtkGestureDrag       *gesture,
+               double                x,
+               double                y,
+               TerrainEditorMapView *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (button == GDK_BUTTON_MIDDLE)
+    {
+      self->panning = TRUE;
+      self->pan_h = hvalue (self);
+      self->pan_v = vvalue (self);
+      return;
+    }
+  emit_cell_event (self, TERRAIN_EDITOR_MAP_PRESS, x, y, button, state);
+}
+
+static void
+on_drag_update (GtkGestureDrag       *gesture,
+                double                dx,
+                double                dy,
+                TerrainEditorMapView *self)
+{
+  double sx, sy;
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  if (self->panning)
+    {
+      gtk_adjustment_set_value (self->hadjustment, self->pan_h - dx);
+      gtk_adjustment_set_value (self->vadjustment, self->pan_v - dy);
+      return;
+    }
+  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
+  emit_cell_event (self, TERRAIN_EDITOR_MAP_DRAG, sx + dx, sy + dy, button, state);
+}
+
+static void
+on_drag_end (GtkGestureDrag       *gesture,
+             double                dx,
+             double                dy,
+             TerrainEditorMapView *self)
+{
+  double sx, sy;
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  if (self->panning)
+    {
+      self->panning = FALSE;
+      return;
+    }
+  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
+  emit_cell_event (self, TERRAIN_EDITOR_MAP_RELEASE, sx + dx, sy + dy, button, state);
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           TerrainEditorMapView     *self)
+{
+  emit_cell_event (self, TERRAIN_EDITOR_MAP_HOVER, x, y, 0, 0);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          TerrainEditorMapView     *self)
+{
+  if (self->map_width > 0)
+    g_signal_emit (self, signals[CELL_EVENT], 0, TERRAIN_EDITOR_MAP_LEAVE, -1.0, -1.0, 0u, 0);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           TerrainEditorMapView     *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  GdkEvent *event;
+  double x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+  double y = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+
+  if ((state & GDK_CONTROL_MASK) == 0)
+    return FALSE;
+
+  event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
+  if (event != NULL)
+    {
+      double ex, ey;
+      GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
+
+      if (gdk_event_get_position (event, &ex, &ey) && native != NULL)
+        {
+          double nx, ny;
+
+          gtk_native_get_surface_transform (native, &nx, &ny);
+          gtk_widget_translate_coordinates (GTK_WIDGET (native), GTK_WIDGET (self),
+                                            ex - nx, ey - ny, &x, &y);
+        }
+    }
+
+  self->fit_pending = FALSE;
+  zoom_around (self, self->zoom * pow (1.2, -dy), x, y);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Setters                                                                  */
+
+void
+terrain_editor_map_view_set_document (TerrainEditorMapView *self,
+                                      TerrainDocument      *document)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  if (self->document == document)
+    return;
+
+  if (self->document != NULL)
+    {
+      g_clear_signal_handler (&self->cells_changed_id, self->document);
+      g_clear_signal_handler (&self->tiles_changed_id, self->document);
+    }
+  g_set_object (&self->document, document);
+  if (TERRAIN_IS_TNT_MAP (document))
+    {
+      self->cells_changed_id = g_signal_connect_swapped (document, "cells-changed",
+                                                         G_CALLBACK (on_cells_changed), self);
+      self->tiles_changed_id = g_signal_connect_swapped (document, "tiles-changed",
+                                                         G_CALLBACK (queue_rerender), self);
+    }
+  rerender (self);
+  terrain_editor_map_view_zoom_to_fit (self);
+}
+
+TerrainDocument *
+terrain_editor_map_view_get_document (TerrainEditorMapView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), NULL);
+  return self->document;
+}
+
+void
+terrain_editor_map_view_set_palette (TerrainEditorMapView *self,
+                                     TerrainPalette       *palette)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  if (self->palette == palette)
+    return;
+  g_clear_pointer (&self->palette, terrain_palette_unref);
+  if (palette != NULL)
+    self->palette = terrain_palette_ref (palette);
+  if (self->document != NULL)
+    {
+      gboolean had_picture = self->texture != NULL;
+
+      rerender (self);
+      if (!had_picture)
+        terrain_editor_map_view_zoom_to_fit (self);
+    }
+}
+
+void
+terrain_editor_map_view_set_catalog (TerrainEditorMapView  *self,
+                                     TerrainFeatureCatalog *catalog)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  if (g_set_object (&self->catalog, catalog))
+    {
+      invalidate_features (self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+void
+terrain_editor_map_view_set_ota (TerrainEditorMapView *self,
+                                 TerrainOtaFile       *ota)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  if (g_set_object (&self->ota, ota))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+terrain_editor_map_view_set_brush (TerrainEditorMapView *self,
+                                   gboolean              visible,
+                                   double                x,
+                                   double                y,
+                                   double                radius)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->brush_visible = visible;
+  self->brush_x = x;
+  self->brush_y = y;
+  self->brush_radius = radius;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+terrain_editor_map_view_set_preview_rect (TerrainEditorMapView *self,
+                                          gboolean              visible,
+                                          int                   x,
+                                          int                   y,
+                                          int                   width,
+                                          int                   height,
+                                          gboolean              blocked)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->rect_visible = visible;
+  self->rect_x = x;
+  self->rect_y = y;
+  self->rect_width = width;
+  self->rect_height = height;
+  self->rect_blocked = blocked;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+terrain_editor_map_view_set_highlight (TerrainEditorMapView *self,
+                                       gboolean              visible,
+                                       int                   x,
+                                       int                   y)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->highlight_visible = visible;
+  self->highlight_x = x;
+  self->highlight_y = y;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+static gboolean *
+flag_for_prop (TerrainEditorMapView *self,
+               guint                 prop_id)
+{
+  switch (prop_id)
+    {
+    case PROP_SHOW_GRID: return &self->show_grid;
+    case PROP_SHOW_FEATURES: return &self->show_features;
+    case PROP_SHOW_CONTOURS: return &self->show_contours;
+    case PROP_SHOW_VOIDS: return &self->show_voids;
+    case PROP_SHOW_START_POSITIONS: return &self->show_start_positions;
+    default: return NULL;
+    }
+}
+
+static void
+terrain_editor_map_view_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (object);
+  gboolean *flag = flag_for_prop (self, prop_id);
+
+  if (flag != NULL)
+    {
+      g_value_set_boolean (value, *flag);
+      return;
+    }
+
+  switch (prop_id)
+    {
+    case PROP_ZOOM:
+      g_value_set_double (value, self->zoom);
+      break;
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+terrain_editor_map_view_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (object);
+  gboolean *flag = flag_for_prop (self, prop_id);
+
+  if (flag != NULL)
+    {
+      if (*flag != g_value_get_boolean (value))
+        {
+          *flag = g_value_get_boolean (value);
+          gtk_widget_queue_draw (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      return;
+    }
+
+  switch (prop_id)
+    {
+    case PROP_ZOOM:
+      terrain_editor_map_view_set_zoom (self, g_value_get_double (value));
+      break;
+    case PROP_HADJUSTMENT:
+      set_adjustment (self, &self->hadjustment, g_value_get_object (value));
+      break;
+    case PROP_VADJUSTMENT:
+      set_adjustment (self, &self->vadjustment, g_value_get_object (value));
+      break;
+    case PROP_HSCROLL_POLICY:
+      self->hscroll_policy = g_value_get_enum (value);
+      break;
+    case PROP_VSCROLL_POLICY:
+      self->vscroll_policy = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+terrain_editor_map_view_dispose (GObject *object)
+{
+  TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (object);
+
+  g_clear_handle_id (&self->rerender_id, g_source_remove);
+  if (self->document != NULL)
+    {
+      g_clear_signal_handler (&self->cells_changed_id, self->document);
+      g_clear_signal_handler (&self->tiles_changed_id, self->document);
+    }
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->palette, terrain_palette_unref);
+  g_clear_object (&self->catalog);
+  g_clear_object (&self->ota);
+  g_clear_object (&self->texture);
+  invalidate_features (self);
+  if (self->hadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->hadjustment, on_adjustment_changed, self);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->vadjustment, on_adjustment_changed, self);
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
+
+  G_OBJECT_CLASS (terrain_editor_map_view_parent_class)->dispose (object);
+}
+
+static void
+terrain_editor_map_view_finalize (GObject *object)
+{
+  TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (object);
+
+  g_free (self->message);
+
+  G_OBJECT_CLASS (terrain_editor_map_view_parent_class)->finalize (object);
+}
+
+static void
+terrain_editor_map_view_class_init (TerrainEditorMapViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->get_property = terrain_editor_map_view_get_property;
+  object_class->set_property = terrain_editor_map_view_set_property;
+  object_class->dispose = terrain_editor_map_view_dispose;
+  object_class->finalize = terrain_editor_map_view_finalize;
+
+  widget_class->snapshot = terrain_editor_map_view_snapshot;
+  widget_class->measure = terrain_editor_map_view_measure;
+  widget_class->size_allocate = terrain_editor_map_view_size_allocate;
+
+  properties[PROP_ZOOM] =
+    g_param_spec_double ("zoom", NULL, NULL, MIN_ZOOM, MAX_ZOOM, 1.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_GRID] =
+    g_param_spec_boolean ("show-grid", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_FEATURES] =
+    g_param_spec_boolean ("show-features", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_CONTOURS] =
+    g_param_spec_boolean ("show-contours", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_VOIDS] =
+    g_param_spec_boolean ("show-voids", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_START_POSITIONS] =
+    g_param_spec_boolean ("show-start-positions", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+
+  /**
+   * TerrainEditorMapView::cell-event:
+   * @self: the view
+   * @phase: a #TerrainEditorMapPhase
+   * @x: pointer position in map cells (fractional)
+   * @y: pointer position in map cells
+   * @button: the mouse button, 0 for hover
+   * @state: the modifier state
+   *
+   * Reports pointer activity over the map, for the tools.
+   */
+  signals[CELL_EVENT] =
+    g_signal_new ("cell-event",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 5, G_TYPE_INT, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_UINT,
+                  GDK_TYPE_MODIFIER_TYPE);
+
+  gtk_widget_class_set_css_name (widget_class, "terrain-map-view");
+}
+
+static void
+terrain_editor_map_view_init (TerrainEditorMapView *self)
+{
+  GtkGesture *drag;
+  GtkEventController *controller;
+
+  self->zoom = 1.0;
+  self->cell_pixels = TERRAIN_TNT_CELL_PIXELS;
+  self->texture_scale = 1.0;
+  self->show_features = TRUE;
+  self->show_voids = TRUE;
+  self->show_start_positions = TRUE;
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}
+
+GtkWidget *
+terrain_editor_map_view_new (void)
+{
+  return g_object_new (TERRAIN_EDITOR_TYPE_MAP_VIEW, NULL);
+}

@@ -1,0 +1,74 @@
+/* terrain-editor-map-view.h: the 2D map view
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+#include <libterrain.h>
+
+G_BEGIN_DECLS
+
+/**
+ * TerrainEditorMapPhase:
+ * @TERRAIN_EDITOR_MAP_PRESS: a button went down on the map
+ * @TERRAIN_EDITOR_MAP_DRAG: the pointer moved with the button down
+ * @TERRAIN_EDITOR_MAP_RELEASE: the button went up
+ * @TERRAIN_EDITOR_MAP_HOVER: the pointer moved with no button down
+ * @TERRAIN_EDITOR_MAP_LEAVE: the pointer left the view
+ *
+ * The phase of a #TerrainEditorMapView::cell-event.
+ */
+typedef enum
+{
+  TERRAIN_EDITOR_MAP_PRESS,
+  TERRAIN_EDITOR_MAP_DRAG,
+  TERRAIN_EDITOR_MAP_RELEASE,
+  TERRAIN_EDITOR_MAP_HOVER,
+  TERRAIN_EDITOR_MAP_LEAVE,
+} TerrainEditorMapPhase;
+
+#define TERRAIN_EDITOR_TYPE_MAP_VIEW (terrain_editor_map_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (TerrainEditorMapView, terrain_editor_map_view, TERRAIN_EDITOR, MAP_VIEW, GtkWidget)
+
+GtkWidget       *terrain_editor_map_view_new              (void);
+void             terrain_editor_map_view_set_document     (TerrainEditorMapView  *self,
+                                                           TerrainDocument       *document);
+TerrainDocument *terrain_editor_map_view_get_document     (TerrainEditorMapView  *self);
+void             terrain_editor_map_view_set_palette      (TerrainEditorMapView  *self,
+                                                           TerrainPalette        *palette);
+void             terrain_editor_map_view_set_catalog      (TerrainEditorMapView  *self,
+                                                           TerrainFeatureCatalog *catalog);
+void             terrain_editor_map_view_set_ota          (TerrainEditorMapView  *self,
+                                                           TerrainOtaFile        *ota);
+double           terrain_editor_map_view_get_zoom         (TerrainEditorMapView  *self);
+void             terrain_editor_map_view_set_zoom         (TerrainEditorMapView  *self,
+                                                           double                 zoom);
+void             terrain_editor_map_view_zoom_to_fit      (TerrainEditorMapView  *self);
+void             terrain_editor_map_view_center_on        (TerrainEditorMapView  *self,
+                                                           double                 x,
+                                                           double                 y);
+void             terrain_editor_map_view_set_brush        (TerrainEditorMapView  *self,
+                                                           gboolean               visible,
+                                                           double                 x,
+                                                           double                 y,
+                                                           double                 radius);
+void             terrain_editor_map_view_set_preview_rect (TerrainEditorMapView  *self,
+                                                           gboolean               visible,
+                                                           int                    x,
+                                                           int                    y,
+                                                           int                    width,
+                                                           int                    height,
+                                                           gboolean               blocked);
+void             terrain_editor_map_view_set_highlight    (TerrainEditorMapView  *self,
+                                                           gboolean               visible,
+                                                           int                    x,
+                                                           int                    y);
+gboolean         terrain_editor_map_view_get_footprint    (TerrainEditorMapView  *self,
+                                                           const char            *name,
+                                                           guint                 *width,
+                                                           guint                 *height);
+
+G_END_DECLS

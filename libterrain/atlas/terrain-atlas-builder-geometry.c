@@ -1,0 +1,2082 @@
+/* terrain-atlas-builder-geometry.c: chunked-LOD geometry for the Atlas
+ * builder
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The mesh of every chunk is a restricted bintree (4-8 mesh) over the grid,
+ * as in Lindstrom's and Ulrich's chunked LOD (field-notes.md, "Chunked LOD
+ * error metric"). Every grid vertex except the four root corners is the
+ * midpoint of exactly one diamond: two right triangles sharing their long
+ * edge. The builder works in three passes:
+ *
+ * 1. Activation. For each vertex v, E(v) is the largest difference between
+ *    the heightfield and the two unsplit triangles of v's diamond, over
+ *    every sample of the diamond: the exact error the mesh makes there when
+ *    v is left out. (Ulrich measures only the midpoint; the exact error is
+ *    what lets the finest level stay within the threshold everywhere.) v is
+ *    needed at LOD k when E(v) > error × 2^k, so act(v) counts the
+ *    thresholds E(v) passes. Then act is closed over the dependency DAG
+ *    (a vertex's act is at least its children's), which makes every mesh
+ *    built from act crack-free. The grid is processed in tiles, each sample
+ *    read once per bintree level; coarse diamonds get the maximum of their
+ *    parts in every tile.
+ *
+ * 2. Planning. A chunk at tree level L holds the vertices with act >
+ *    lod[L] (lod[L] = depth - 1 - L by default). Counts follow from act
+ *    alone, so the planner checks the 16-bit limits before any mesh is
+ *    made: leaves too big for U16 vertex indices or collision offsets
+ *    deepen the tree ("splitting"); inner levels too big raise their LOD
+ *    ("refining" to a coarser error). Nothing is refused.
+ *
+ * 3. Chunks, from the leaves up (a chunk's bounds hold its children's),
+ *    each level's chunks in parallel: the bintree recursion inside the
+ *    chunk's square, skirts around its border, morph offsets towards the
+ *    parent's mesh, normals, bounds, collision for leaves, and the body
+ *    encoded for the TOC's version.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#ifdef __SSE2__
+# include <emmintrin.h>
+#endif
+
+#include "terrain-atlas-builder-private.h"
+#include "terrain-quadtree.h"
+#include "core/terrain-error.h"
+#include "core/terrain-writer-private.h"
+
+#define ACTIVATION_TILE 256
+
+/* Vertices a chunk may have: U16 indices, 0xFFFF kept free. */
+#define MAX_CHUNK_VERTICES 65535
+
+/* Index offsets a collision entry can name (0xFFFF ends a list). */
+#define MAX_COLLISION_INDEX 0xFFFFu
+
+#define GEOMETRY_BATCH 256
+
+#define COLLISION_PRESENT 0xDF
+#define COLLISION_ABSENT  0x0F
+
+static inline gsize
+act_index (const BuildState *state,
+           gint64            x,
+           gint64            y)
+{
+  return (gsize) y * (state->side + 1) + (gsize) x;
+}
+
+static inline guint8
+quantize (const BuildState *state,
+          gfloat            e)
+{
+  guint k = 0;
+
+  while (k < 255 && e > state->thresholds[k])
+    k++;
+  return (guint8) k;
+}
+
+static inline void
+act_raise (guint8 *slot,
+           guint8  value)
+{
+  guint8 old = __atomic_load_n (slot, __ATOMIC_RELAXED);
+
+  while (old < value &&
+         !__atomic_compare_exchange_n (slot, &old, value, TRUE, __ATOMIC_RELAXED,
+                                       __ATOMIC_RELAXED))
+    ;
+}
+
+/* ------------------------------------------------------------------------
+ * 1. Activation
+ */
+
+typedef struct
+{
+  const gfloat *block;
+  gsize stride;
+  gint64 x0, y0, x1, y1;   /* inclusive */
+  TerrainHeightfield *field;
+  gboolean midpoint_only;
+  gfloat *errors;          /* per tile sample: E, an upper bound of it, or NaN */
+} Tile;
+
+static inline gfloat
+tile_height (const Tile *t,
+             gint64      x,
+             gint64      y)
+{
+  if (x >= t->x0 && x <= t->x1 && y >= t->y0 && y <= t->y1)
+    return t->block[(gsize) (y - t->y0) * t->stride + (gsize) (x - t->x0)];
+  return terrain_heightfield_sample_stored (t->field, (guint) x, (guint) y);
+}
+
+/* Largest |h − plane| over row @y, columns @xa..@xb clipped to the tile; the
+ * plane is z = zr + gx (x − xr) + gy (y − yr). */
+static inline gfloat
+row_deviation (const Tile *t,
+               gint64      y,
+               gint64      xa,
+               gint64      xb,
+               gdouble     zr,
+               gdouble     gx,
+               gdouble     gy,
+               gint64      xr,
+               gint64      yr)
+{
+  const gfloat *p;
+  gfloat z, corr, step, m0 = 0.0f, m1 = 0.0f, m2 = 0.0f, m3 = 0.0f;
+  gdouble start;
+  gint64 n, i = 0;
+
+  xa = MAX (xa, t->x0);
+  xb = MIN (xb, t->x1);
+  if (xa > xb)
+    return 0.0f;
+
+  p = t->block + (gsize) (y - t->y0) * t->stride + (gsize) (xa - t->x0);
+  /* Heights are large next to the errors that matter (4000 m against 1 m)
+   * and floats keep 24 bits: subtract the plane's start first, which is
+   * exact for nearby values, and add its rounding back as a small term. */
+  start = zr + gx * (gdouble) (xa - xr) + gy * (gdouble) (y - yr);
+  z = (gfloat) start;
+  corr = (gfloat) (start - z);
+  step = (gfloat) gx;
+  n = xb - xa + 1;
+
+#ifdef __SSE2__
+  {
+    const __m128 vz = _mm_set1_ps (z), vstep = _mm_set1_ps (step), vcorr = _mm_set1_ps (corr);
+    const __m128 abs_mask = _mm_castsi128_ps (_mm_set1_epi32 (0x7fffffff));
+    __m128i vi = _mm_setr_epi32 (0, 1, 2, 3);
+    const __m128i four = _mm_set1_epi32 (4);
+    __m128 vm = _mm_setzero_ps ();
+    gfloat lanes[4];
+
+    /* Same arithmetic as the scalar loop, four samples at a time. */
+    for (; i + 4 <= n && i < G_MAXINT32 - 4; i += 4)
+      {
+        __m128 h = _mm_loadu_ps (p + i);
+        __m128 plane = _mm_add_ps (_mm_mul_ps (vstep, _mm_cvtepi32_ps (vi)), vcorr);
+        __m128 d = _mm_and_ps (_mm_sub_ps (_mm_sub_ps (h, vz), plane), abs_mask);
+
+        vm = _mm_max_ps (d, vm);
+        vi = _mm_add_epi32 (vi, four);
+      }
+    _mm_storeu_ps (lanes, vm);
+    m0 = MAX (MAX (lanes[0], lanes[1]), MAX (lanes[2], lanes[3]));
+  }
+#endif
+  for (; i + 4 <= n; i += 4)
+    {
+      gfloat d0 = fabsf ((p[i] - z) - (step * (gfloat) i + corr));
+      gfloat d1 = fabsf ((p[i + 1] - z) - (step * (gfloat) (i + 1) + corr));
+      gfloat d2 = fabsf ((p[i + 2] - z) - (step * (gfloat) (i + 2) + corr));
+      gfloat d3 = fabsf ((p[i + 3] - z) - (step * (gfloat) (i + 3) + corr));
+
+      m0 = d0 > m0 ? d0 : m0;
+      m1 = d1 > m1 ? d1 : m1;
+      m2 = d2 > m2 ? d2 : m2;
+      m3 = d3 > m3 ? d3 : m3;
+    }
+  for (; i < n; i++)
+    {
+      gfloat d = fabsf ((p[i] - z) - (step * (gfloat) i + corr));
+
+      m0 = d > m0 ? d : m0;
+    }
+
+  return MAX (MAX (m0, m1), MAX (m2, m3));
+}
+
+/* |h − (a + b) / 2|, as differences of nearby heights (exact in floats)
+ * rather than of large sums. */
+static inline gfloat
+midpoint_error (gfloat h,
+                gfloat a,
+                gfloat b)
+{
+  return fabsf ((h - a) * 0.5f + (h - b) * 0.5f);
+}
+
+/* The 4-8 mesh's squares alternate their diagonal: square (i, j) of a
+ * level (grid units of its side) runs from its top-left to its
+ * bottom-right corner when i + j is even, else from top-right to
+ * bottom-left. */
+static inline gboolean
+square_is_type_a (gint64 x0,
+                  gint64 y0,
+                  gint64 size)
+{
+  return (((x0 / size) ^ (y0 / size)) & 1) == 0;
+}
+
+/* A square diamond: the square of side 2h around a centre vertex. */
+static gfloat
+square_diamond (const Tile *t,
+                gint64      cx,
+                gint64      cy,
+                gint64      h)
+{
+  gint64 s = 2 * h, x0 = cx - h, y0 = cy - h, x1 = cx + h, y1 = cy + h;
+  gdouble tl = tile_height (t, x0, y0), tr = tile_height (t, x1, y0);
+  gdouble bl = tile_height (t, x0, y1), br = tile_height (t, x1, y1);
+  gint64 ya = MAX (y0, t->y0), yb = MIN (y1, t->y1);
+  gboolean type_a = square_is_type_a (x0, y0, s);
+  gfloat m = 0.0f;
+
+  if (t->midpoint_only)
+    {
+      if (cx < t->x0 || cx > t->x1 || cy < t->y0 || cy > t->y1)
+        return 0.0f;
+      return (gfloat) fabs (tile_height (t, cx, cy) - (type_a ? (tl + br) / 2 : (tr + bl) / 2));
+    }
+
+  for (gint64 y = ya; y <= yb; y++)
+    {
+      gint64 r = y - y0;
+      gfloat d1, d2;
+
+      if (type_a)
+        {
+          d1 = row_deviation (t, y, x0 + r, x1, tl, (tr - tl) / s, (br - tr) / s, x0, y0);
+          d2 = row_deviation (t, y, x0, x0 + r, tl, (br - bl) / s, (bl - tl) / s, x0, y0);
+        }
+      else
+        {
+          d1 = row_deviation (t, y, x0, x1 - r, tl, (tr - tl) / s, (bl - tl) / s, x0, y0);
+          d2 = row_deviation (t, y, x1 - r, x1, br, (br - bl) / s, (br - tr) / s, x1, y1);
+        }
+      m = MAX (m, MAX (d1, d2));
+    }
+  return m;
+}
+
+/* The diamond of the midpoint of a horizontal edge of length 2h. */
+static gfloat
+horizontal_diamond (const Tile *t,
+                    gint64      mx,
+                    gint64      my,
+                    gint64      h,
+                    gint64      side)
+{
+  gdouble l = tile_height (t, mx - h, my), r = tile_height (t, mx + h, my);
+  gdouble avg = (l + r) / 2, gx = (r - l) / (2 * h);
+  gfloat m = 0.0f;
+
+  if (t->midpoint_only)
+    {
+      if (mx < t->x0 || mx > t->x1 || my < t->y0 || my > t->y1)
+        return 0.0f;
+      return (gfloat) fabs (tile_height (t, mx, my) - avg);
+    }
+
+  if (my - h >= 0)
+    {
+      gdouble a = tile_height (t, mx, my - h);
+
+      for (gint64 y = MAX (my - h, t->y0); y <= MIN (my, t->y1); y++)
+        {
+          gint64 w = y - (my - h);
+
+          m = MAX (m, row_deviation (t, y, mx - w, mx + w, avg, gx, -(a - avg) / h, mx, my));
+        }
+    }
+  if (my + h <= side)
+    {
+      gdouble a = tile_height (t, mx, my + h);
+
+      for (gint64 y = MAX (my, t->y0); y <= MIN (my + h, t->y1); y++)
+        {
+          gint64 w = my + h - y;
+
+          m = MAX (m, row_deviation (t, y, mx - w, mx + w, avg, gx, (a - avg) / h, mx, my));
+        }
+    }
+  return m;
+}
+
+/* The diamond of the midpoint of a vertical edge of length 2h. */
+static gfloat
+vertical_diamond (const Tile *t,
+                  gint64      mx,
+                  gint64      my,
+                  gint64      h,
+                  gint64      side)
+{
+  gdouble l = tile_height (t, mx, my - h), r = tile_height (t, mx, my + h);
+  gdouble avg = (l + r) / 2, gy = (r - l) / (2 * h);
+  gboolean left = mx - h >= 0, right = mx + h <= side;
+  gdouble al = left ? tile_height (t, mx - h, my) : 0.0;
+  gdouble ar = right ? tile_height (t, mx + h, my) : 0.0;
+  gfloat m = 0.0f;
+
+  if (t->midpoint_only)
+    {
+      if (mx < t->x0 || mx > t->x1 || my < t->y0 || my > t->y1)
+        return 0.0f;
+      return (gfloat) fabs (tile_height (t, mx, my) - avg);
+    }
+
+  for (gint64 y = MAX (my - h, t->y0); y <= MIN (my + h, t->y1); y++)
+    {
+      gint64 w = h - ABS (y - my);
+
+      if (left)
+        m = MAX (m, row_deviation (t, y, mx - w, mx, avg, -(al - avg) / h, gy, mx, my));
+      if (right)
+        m = MAX (m, row_deviation (t, y, mx, mx + w, avg, (ar - avg) / h, gy, mx, my));
+    }
+  return m;
+}
+
+/* First multiple of @m strictly above @lo. */
+static inline gint64
+multiple_above (gint64 lo,
+                gint64 m)
+{
+  gint64 q = lo >= 0 ? lo / m + 1 : -((-lo) / m);
+
+  if (q * m <= lo)
+    q++;
+  return q * m;
+}
+
+typedef enum
+{
+  DIAMOND_SQUARE,
+  DIAMOND_HORIZONTAL,
+  DIAMOND_VERTICAL,
+} DiamondKind;
+
+static inline gboolean
+tile_holds (const Tile *t,
+            gint64      x,
+            gint64      y)
+{
+  return x >= t->x0 && x <= t->x1 && y >= t->y0 && y <= t->y1;
+}
+
+static inline gfloat *
+tile_error (const Tile *t,
+            gint64      x,
+            gint64      y)
+{
+  return &t->errors[(gsize) (y - t->y0) * t->stride + (gsize) (x - t->x0)];
+}
+
+/* Raises act at vertex (x, y), the midpoint of a diamond of half-size h.
+ *
+ * A diamond wholly inside the tile is first bounded without reading its
+ * samples: E ≥ |local| (the vertex is one of its samples) and E ≤ |local|
+ * + the largest E of its children, whose diamonds hold the four triangles
+ * the vertex splits it into, where the vertex's absence changes the mesh by
+ * at most |local|. When both bounds pass the same thresholds, act is known;
+ * only diamonds near a threshold are scanned. The bound (or the exact
+ * value) is kept for the vertex's own parents. */
+static void
+vertex_activation (BuildState  *state,
+                   Tile        *t,
+                   DiamondKind  kind,
+                   gint64       x,
+                   gint64       y,
+                   gint64       h)
+{
+  gint64 side = state->side;
+  gboolean inside = tile_holds (t, x, y);
+  gboolean whole = inside && x - h >= t->x0 && x + h <= t->x1 && y - h >= t->y0 &&
+                   y + h <= t->y1;
+  gfloat e;
+
+  if (whole && !t->midpoint_only)
+    {
+      gint64 cx[4], cy[4];
+      guint n = 0;
+      gdouble here = tile_height (t, x, y), local;
+      gfloat children = 0.0f;
+      gboolean known = TRUE;
+
+      if (kind == DIAMOND_SQUARE)
+        {
+          gboolean type_a = square_is_type_a (x - h, y - h, 2 * h);
+
+          local = type_a ? here - (tile_height (t, x - h, y - h) + tile_height (t, x + h, y + h)) / 2
+                         : here - (tile_height (t, x + h, y - h) + tile_height (t, x - h, y + h)) / 2;
+          cx[0] = x - h; cy[0] = y;
+          cx[1] = x + h; cy[1] = y;
+          cx[2] = x; cy[2] = y - h;
+          cx[3] = x; cy[3] = y + h;
+          n = 4;
+        }
+      else
+        {
+          gint64 q = h / 2;
+
+          if (kind == DIAMOND_HORIZONTAL)
+            local = here - (tile_height (t, x - h, y) + tile_height (t, x + h, y)) / 2;
+          else
+            local = here - (tile_height (t, x, y - h) + tile_height (t, x, y + h)) / 2;
+          for (gint dy = -1; dy <= 1; dy += 2)
+            for (gint dx = -1; dx <= 1; dx += 2)
+              {
+                gint64 px = x + dx * q, py = y + dy * q;
+
+                if (px < 0 || px > side || py < 0 || py > side)
+                  continue;
+                cx[n] = px;
+                cy[n] = py;
+                n++;
+              }
+        }
+
+      for (guint i = 0; i < n && known; i++)
+        {
+          gfloat c;
+
+          if (!tile_holds (t, cx[i], cy[i]))
+            {
+              known = FALSE;
+              break;
+            }
+          c = *tile_error (t, cx[i], cy[i]);
+          if (isnan (c))
+            known = FALSE;
+          else
+            children = MAX (children, c);
+        }
+
+      if (known)
+        {
+          gfloat lower = (gfloat) fabs (local), upper = lower + children;
+          guint8 q = quantize (state, lower);
+
+          if (quantize (state, upper) == q)
+            {
+              *tile_error (t, x, y) = upper;
+              act_raise (&state->act[act_index (state, x, y)], q);
+              return;
+            }
+        }
+    }
+
+  switch (kind)
+    {
+    case DIAMOND_SQUARE:
+      e = square_diamond (t, x, y, h);
+      break;
+    case DIAMOND_HORIZONTAL:
+      e = horizontal_diamond (t, x, y, h, side);
+      break;
+    case DIAMOND_VERTICAL:
+    default:
+      e = vertical_diamond (t, x, y, h, side);
+      break;
+    }
+  if (inside)
+    *tile_error (t, x, y) = whole ? e : NAN;
+  act_raise (&state->act[act_index (state, x, y)], quantize (state, e));
+}
+
+typedef struct
+{
+  BuildState *state;
+  gfloat *block;
+  gfloat *errors;
+  gfloat lo;       /* height range of the tiles this worker read */
+  gfloat hi;
+} ActivationScratch;
+
+static gpointer
+activation_scratch_new (BuildState *state)
+{
+  ActivationScratch *scratch = g_new0 (ActivationScratch, 1);
+  guint t = MIN (ACTIVATION_TILE, state->side);
+
+  scratch->state = state;
+  scratch->block = g_new (gfloat, (gsize) (t + 1) * (t + 1));
+  scratch->errors = g_new (gfloat, (gsize) (t + 1) * (t + 1));
+  scratch->lo = INFINITY;
+  scratch->hi = -INFINITY;
+  return scratch;
+}
+
+static void
+activation_scratch_free (gpointer data)
+{
+  ActivationScratch *scratch = data;
+  BuildState *state = scratch->state;
+
+  g_mutex_lock (&state->stats_lock);
+  state->height_min = MIN (state->height_min, scratch->lo);
+  state->height_max = MAX (state->height_max, scratch->hi);
+  g_mutex_unlock (&state->stats_lock);
+  g_free (scratch->block);
+  g_free (scratch->errors);
+  g_free (scratch);
+}
+
+static gboolean
+activation_tile (BuildState  *state,
+                 gpointer     data,
+                 gpointer     scratch_data,
+                 guint        item,
+                 GError     **error)
+{
+  ActivationScratch *scratch = scratch_data;
+  gint64 side = state->side;
+  gint64 tsize = MIN (ACTIVATION_TILE, state->side);
+  gint64 per_row = side / tsize;
+  gint64 tx = (item % per_row) * tsize, ty = (item / per_row) * tsize;
+  gsize stride = (gsize) tsize + 1;
+  guint8 *act = state->act;
+  const gfloat *b;
+  Tile t;
+
+  (void) data;
+  (void) error;
+
+  terrain_heightfield_read_rect (state->field, (guint) tx, (guint) ty, (guint) tsize + 1,
+                                 (guint) tsize + 1, scratch->block, stride);
+  b = scratch->block;
+  for (gsize i = 0; i < stride * stride; i++)
+    {
+      scratch->lo = MIN (scratch->lo, b[i]);
+      scratch->hi = MAX (scratch->hi, b[i]);
+    }
+  t.block = b;
+  t.stride = stride;
+  t.x0 = tx;
+  t.y0 = ty;
+  t.x1 = tx + tsize;
+  t.y1 = ty + tsize;
+  t.field = state->field;
+  t.midpoint_only = state->midpoint_metric;
+  t.errors = scratch->errors;
+  for (gsize i = 0; i < stride * stride; i++)
+    t.errors[i] = NAN;
+
+  /* Half-size 1: the diamonds lie inside the tile (or along its border,
+   * where both tiles find the same value); the error is the midpoint's
+   * (and, for square centres, the four edge midpoints'). */
+  for (gint64 r = 0; r <= tsize; r++)
+    {
+      const gfloat *row = b + (gsize) r * stride;
+
+      if ((ty + r) % 2 == 0)
+        {
+          for (gint64 c = 1; c < tsize; c += 2)
+            {
+              gfloat e = midpoint_error (row[c], row[c - 1], row[c + 1]);
+
+              t.errors[(gsize) r * stride + (gsize) c] = e;
+              act_raise (&act[act_index (state, tx + c, ty + r)], quantize (state, e));
+            }
+        }
+      else
+        {
+          const gfloat *up = row - stride, *down = row + stride;
+
+          for (gint64 c = 0; c <= tsize; c++)
+            {
+              gfloat e;
+
+              if (c % 2 == 0)
+                e = midpoint_error (row[c], up[c], down[c]);
+              else
+                {
+                  gboolean type_a = square_is_type_a (tx + c - 1, ty + r - 1, 2);
+
+                  e = type_a ? midpoint_error (row[c], up[c - 1], down[c + 1])
+                             : midpoint_error (row[c], up[c + 1], down[c - 1]);
+                  if (t.midpoint_only)
+                    goto done;
+                  e = MAX (e, midpoint_error (up[c], up[c - 1], up[c + 1]));
+                  e = MAX (e, midpoint_error (down[c], down[c - 1], down[c + 1]));
+                  e = MAX (e, midpoint_error (row[c - 1], up[c - 1], down[c - 1]));
+                  e = MAX (e, midpoint_error (row[c + 1], up[c + 1], down[c + 1]));
+                }
+            done:
+              t.errors[(gsize) r * stride + (gsize) c] = e;
+              if (e > state->thresholds[0])
+                act_raise (&act[act_index (state, tx + c, ty + r)], quantize (state, e));
+            }
+        }
+    }
+
+  /* Larger diamonds, clipped to the tile; each scale's edge midpoints
+   * before its square centres, which depend on them. */
+  for (gint64 h = 2; h < side; h *= 2)
+    {
+      gint64 s = 2 * h;
+
+      /* Horizontal edges: x an odd multiple of h, y a multiple of 2h. */
+      for (gint64 my = multiple_above (ty - h - 1, s); my < ty + tsize + h; my += s)
+        {
+          if (my < 0 || my > side)
+            continue;
+          for (gint64 mx = multiple_above (tx - h, h); mx < tx + tsize + h; mx += h)
+            {
+              if ((mx / h) % 2 == 0 || mx < 0 || mx > side)
+                continue;
+              vertex_activation (state, &t, DIAMOND_HORIZONTAL, mx, my, h);
+            }
+        }
+
+      /* Vertical edges: x a multiple of 2h, y an odd multiple of h. */
+      for (gint64 my = multiple_above (ty - h, h); my < ty + tsize + h; my += h)
+        {
+          if ((my / h) % 2 == 0 || my < 0 || my > side)
+            continue;
+          for (gint64 mx = multiple_above (tx - h - 1, s); mx < tx + tsize + h; mx += s)
+            {
+              if (mx < 0 || mx > side)
+                continue;
+              vertex_activation (state, &t, DIAMOND_VERTICAL, mx, my, h);
+            }
+        }
+
+      /* Square centres: odd multiples of h on both axes. */
+      for (gint64 cy = multiple_above (ty - h, h); cy < ty + tsize + h; cy += h)
+        {
+          if ((cy / h) % 2 == 0 || cy < 0 || cy > side)
+            continue;
+          for (gint64 cx = multiple_above (tx - h, h); cx < tx + tsize + h; cx += h)
+            {
+              if ((cx / h) % 2 == 0 || cx < 0 || cx > side)
+                continue;
+              vertex_activation (state, &t, DIAMOND_SQUARE, cx, cy, h);
+            }
+        }
+    }
+
+  return TRUE;
+}
+
+static inline void
+close_edge (BuildState *state,
+            gint64      x,
+            gint64      y,
+            gint64      q)
+{
+  gint64 side = state->side;
+  guint8 *act = state->act;
+  guint8 m = act[act_index (state, x, y)];
+
+  if (x - q >= 0 && y - q >= 0)
+    m = MAX (m, act[act_index (state, x - q, y - q)]);
+  if (x + q <= side && y - q >= 0)
+    m = MAX (m, act[act_index (state, x + q, y - q)]);
+  if (x - q >= 0 && y + q <= side)
+    m = MAX (m, act[act_index (state, x - q, y + q)]);
+  if (x + q <= side && y + q <= side)
+    m = MAX (m, act[act_index (state, x + q, y + q)]);
+  act[act_index (state, x, y)] = m;
+}
+
+/* Closes act over the dependency DAG, fine to coarse: an edge midpoint of
+ * half-length h depends on the four square centres h/2 away diagonally, a
+ * square centre on the four midpoints of its sides. */
+static void
+close_activation (BuildState *state)
+{
+  gint64 side = state->side;
+  guint8 *act = state->act;
+
+  for (gint64 h = 1; h < side; h *= 2)
+    {
+      gint64 s = 2 * h;
+
+      if (h >= 2)
+        {
+          /* Horizontal edges (y a multiple of 2h), then vertical ones. */
+          for (gint64 y = 0; y <= side; y += s)
+            for (gint64 x = h; x < side; x += s)
+              close_edge (state, x, y, h / 2);
+          for (gint64 y = h; y < side; y += s)
+            for (gint64 x = 0; x <= side; x += s)
+              close_edge (state, x, y, h / 2);
+        }
+
+      for (gint64 y = h; y < side; y += s)
+        for (gint64 x = h; x < side; x += s)
+          {
+            gsize i = act_index (state, x, y);
+            guint8 m = act[i];
+
+            m = MAX (m, act[act_index (state, x - h, y)]);
+            m = MAX (m, act[act_index (state, x + h, y)]);
+            m = MAX (m, act[act_index (state, x, y - h)]);
+            m = MAX (m, act[act_index (state, x, y + h)]);
+            act[i] = m;
+          }
+    }
+
+  /* The root's corners are in every mesh. */
+  act[act_index (state, 0, 0)] = 255;
+  act[act_index (state, side, 0)] = 255;
+  act[act_index (state, 0, side)] = 255;
+  act[act_index (state, side, side)] = 255;
+}
+
+gboolean
+build_activation (BuildState  *state,
+                  GError     **error)
+{
+  guint tsize = MIN (ACTIVATION_TILE, state->side);
+  guint per_row = state->side / tsize;
+  gsize n = (gsize) (state->side + 1) * (state->side + 1);
+
+  state->act = g_try_malloc0 (n);
+  if (state->act == NULL)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                   "Atlas builder: no memory for the %" G_GSIZE_FORMAT " activation levels "
+                   "of a %u x %u heightfield", n, state->side + 1, state->side + 1);
+      return FALSE;
+    }
+
+  state->height_min = INFINITY;
+  state->height_max = -INFINITY;
+  for (guint k = 0; k < G_N_ELEMENTS (state->thresholds); k++)
+    {
+      /* Ulrich's levels round log2 (error / base): a vertex joins LOD k > 0
+       * at base × 2^(k − 0.5), the leaves at base. */
+      gdouble scale = state->midpoint_metric && k > 0 ? M_SQRT1_2 : 1.0;
+
+      state->thresholds[k] = (gfloat) (ldexp (state->error, (gint) k) * scale);
+    }
+
+  if (!build_run_parallel (state, per_row * per_row, activation_tile, NULL,
+                           activation_scratch_new, activation_scratch_free, error))
+    return FALSE;
+
+  close_activation (state);
+  state->relief = (gdouble) state->height_max - state->height_min;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * 2. Planning
+ */
+
+/* The grid square of geometry node (level, x, y): node X is world X (grid
+ * column), node Y is world Y, which grows northwards, against the rows. */
+static inline void
+node_square (const BuildState *state,
+             guint             level,
+             guint32           x,
+             guint32           y,
+             gint64           *x0,
+             gint64           *y0,
+             gint64           *size)
+{
+  gint64 cs = (gint64) state->side >> level;
+
+  *size = cs;
+  *x0 = (gint64) x * cs;
+  *y0 = (gint64) state->side - ((gint64) y + 1) * cs;
+}
+
+typedef struct
+{
+  guint vertices;     /* surface vertices */
+  guint boundary;     /* of them on the border: as many skirt vertices */
+  guint64 triangles;  /* surface triangles */
+} ChunkCount;
+
+static void
+count_chunk (const BuildState *state,
+             gint64            x0,
+             gint64            y0,
+             gint64            cs,
+             guint             lod,
+             ChunkCount       *count)
+{
+  guint64 inner = 0, border = 0;
+
+  for (gint64 y = y0; y <= y0 + cs; y++)
+    {
+      const guint8 *row = state->act + act_index (state, x0, y);
+      gboolean edge_row = y == y0 || y == y0 + cs;
+
+      if (edge_row)
+        {
+          for (gint64 x = 1; x < cs; x++)
+            border += row[x] > lod;
+        }
+      else
+        {
+          guint64 n = 0;
+
+          border += (row[0] > lod) + (row[cs] > lod);
+          for (gint64 x = 1; x < cs; x++)
+            n += row[x] > lod;
+          inner += n;
+        }
+    }
+
+  count->vertices = (guint) MIN (4 + inner + border, G_MAXUINT);
+  count->boundary = (guint) MIN (4 + border, G_MAXUINT);
+  count->triangles = 2 + 2 * inner + border;
+}
+
+/* Whether every chunk of @level fits at @lod. */
+static gboolean
+level_fits (const BuildState *state,
+            guint             level,
+            guint             lod,
+            gboolean          leaf)
+{
+  gint64 cs = (gint64) state->side >> level;
+  guint32 n = (guint32) 1 << level;
+  gboolean collision = leaf && state->collision_depth > 0 && state->version >= 120;
+
+  /* Chunks that cannot reach a limit need no count. */
+  if ((cs + 1) * (cs + 1) + 4 * cs <= MAX_CHUNK_VERTICES &&
+      (!collision || 2 * cs * cs * 3 < MAX_COLLISION_INDEX))
+    return TRUE;
+
+  for (guint32 x = 0; x < n; x++)
+    for (guint32 y = 0; y < n; y++)
+      {
+        ChunkCount count;
+        gint64 x0, y0, size;
+
+        node_square (state, level, x, y, &x0, &y0, &size);
+        count_chunk (state, x0, y0, size, lod, &count);
+        if ((guint64) count.vertices + count.boundary > MAX_CHUNK_VERTICES)
+          return FALSE;
+        if (collision && count.triangles * 3 >= MAX_COLLISION_INDEX)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* Chooses the LOD of every level for state->depth, deepening the tree while
+ * its leaves break a 16-bit limit. */
+gboolean
+build_geometry_plan (BuildState  *state,
+                     GError     **error)
+{
+  for (;;)
+    {
+      guint depth = state->depth;
+
+      state->leaf = state->side >> (depth - 1);
+      if (depth < ATLAS_MAX_TREE_DEPTH && state->leaf > 2 &&
+          !level_fits (state, depth - 1, 0, TRUE))
+        {
+          state->depth++;
+          continue;
+        }
+
+      state->lod[depth - 1] = 0;
+      state->stats.n_coarsened_levels = 0;
+      for (gint level = (gint) depth - 2; level >= 0; level--)
+        {
+          guint lod = MAX ((guint) (depth - 1 - level), state->lod[level + 1] + 1);
+          gboolean raised = FALSE;
+
+          while (lod < 254 && !level_fits (state, (guint) level, lod, FALSE))
+            {
+              lod++;
+              raised = TRUE;
+            }
+          state->lod[level] = lod;
+          if (raised)
+            state->stats.n_coarsened_levels++;
+        }
+      break;
+    }
+
+  if (g_cancellable_set_error_if_cancelled (state->cancellable, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * 3. Chunks
+ */
+
+#define HASH_BITS 17
+#define HASH_SIZE (1u << HASH_BITS)
+
+/* Chunks up to this many cells a side index their vertices in a dense grid;
+ * larger ones (few vertices over a large square) in a hash table. */
+#define DENSE_MAX_SIDE 512
+
+typedef struct
+{
+  guint32 x;
+  guint32 y;
+  gdouble parent;      /* height of the parent's mesh at this point */
+} GridPoint;
+
+typedef struct
+{
+  guint64 keys[HASH_SIZE];
+  guint32 stamps[HASH_SIZE];
+  guint16 values[HASH_SIZE];
+  guint32 *dense_stamps;
+  guint16 *dense_values;
+  guint32 stamp;
+  gboolean dense;
+  gint64 x0;
+  gint64 y0;
+  gint64 stride;
+
+  const BuildState *state;
+  GridPoint *points;   /* surface vertices */
+  guint n_points;
+  guint32 *indices;
+  guint n_indices;
+  guint indices_size;
+  TerrainAtlasVertex *vertices;
+  guint8 *frame;
+  gsize frame_size;
+  guint lod;
+  gint parent_lod;     /* -1 for the root: every vertex is its own parent */
+  gboolean overflow;
+} ChunkScratch;
+
+typedef struct
+{
+  guint8 *frame;
+  gsize size;
+  TerrainAtlasBox bounds;
+  guint n_vertices;
+  guint n_skirt_vertices;
+  guint n_triangles;
+  guint n_skirt_triangles;
+  gdouble max_error;
+  gboolean too_big;
+  gboolean ready;
+} ChunkResult;
+
+/* One batch of a level's chunks. Workers write finished chunks in stub
+ * order themselves (whoever finishes the next one to write writes every
+ * ready one after it), so writing overlaps with meshing. */
+typedef struct
+{
+  guint level;
+  guint first;         /* first item of the batch, in level order */
+  guint count;
+  ChunkResult *results;
+  TerrainAtlasToc *toc;
+  GMutex lock;
+  guint next;          /* first result not yet written */
+} LevelJob;
+
+static gpointer
+chunk_scratch_new (BuildState *state)
+{
+  ChunkScratch *s = g_new0 (ChunkScratch, 1);
+  gsize dense = (gsize) (DENSE_MAX_SIDE + 1) * (DENSE_MAX_SIDE + 1);
+
+  s->state = state;
+  s->dense_stamps = g_new0 (guint32, dense);
+  s->dense_values = g_new (guint16, dense);
+  s->points = g_new (GridPoint, MAX_CHUNK_VERTICES);
+  s->vertices = g_new (TerrainAtlasVertex, MAX_CHUNK_VERTICES);
+  s->indices_size = 6 * 4096;
+  s->indices = g_new (guint32, s->indices_size);
+  return s;
+}
+
+static void
+chunk_scratch_free (gpointer data)
+{
+  ChunkScratch *s = data;
+
+  g_free (s->dense_stamps);
+  g_free (s->dense_values);
+  g_free (s->points);
+  g_free (s->vertices);
+  g_free (s->indices);
+  g_free (s->frame);
+  g_free (s);
+}
+
+static inline guint32
+hash_slot (guint64 key)
+{
+  return (guint32) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - HASH_BITS));
+}
+
+static void
+chunk_reset (ChunkScratch *s,
+             gint64        x0,
+             gint64        y0,
+             gint64        cs)
+{
+  s->stamp++;
+  if (s->stamp == 0)
+    {
+      memset (s->stamps, 0, sizeof s->stamps);
+      memset (s->dense_stamps, 0,
+              sizeof (guint32) * (DENSE_MAX_SIDE + 1) * (DENSE_MAX_SIDE + 1));
+      s->stamp = 1;
+    }
+  s->dense = cs <= DENSE_MAX_SIDE;
+  s->x0 = x0;
+  s->y0 = y0;
+  s->stride = cs + 1;
+  s->n_points = 0;
+  s->n_indices = 0;
+  s->overflow = FALSE;
+}
+
+/* The chunk-local index of grid point (x, y), or -1. */
+static inline gint
+vertex_lookup (ChunkScratch *s,
+               gint64        x,
+               gint64        y)
+{
+  guint64 key;
+
+  if (s->dense)
+    {
+      gsize i = (gsize) ((y - s->y0) * s->stride + (x - s->x0));
+
+      return s->dense_stamps[i] == s->stamp ? s->dense_values[i] : -1;
+    }
+
+  key = ((guint64) y << 32) | (guint64) x;
+  for (guint32 i = hash_slot (key);; i = (i + 1) & (HASH_SIZE - 1))
+    {
+      if (s->stamps[i] != s->stamp)
+        return -1;
+      if (s->keys[i] == key)
+        return s->values[i];
+    }
+}
+
+/* The index of grid point (x, y); a new vertex gets @parent as the height
+ * of the parent's mesh there. */
+static inline guint32
+vertex_get (ChunkScratch *s,
+            gint64        x,
+            gint64        y,
+            gdouble       parent)
+{
+  guint32 *stamp;
+  guint16 *value;
+  GridPoint *p;
+
+  if (s->dense)
+    {
+      gsize i = (gsize) ((y - s->y0) * s->stride + (x - s->x0));
+
+      stamp = &s->dense_stamps[i];
+      value = &s->dense_values[i];
+    }
+  else
+    {
+      guint64 key = ((guint64) y << 32) | (guint64) x;
+      guint32 i;
+
+      for (i = hash_slot (key); s->stamps[i] == s->stamp; i = (i + 1) & (HASH_SIZE - 1))
+        if (s->keys[i] == key)
+          return s->values[i];
+      s->keys[i] = key;
+      stamp = &s->stamps[i];
+      value = &s->values[i];
+    }
+
+  if (*stamp == s->stamp)
+    return *value;
+
+  if (s->n_points >= MAX_CHUNK_VERTICES)
+    {
+      /* The planner's counts rule this out; keep going safely. */
+      s->overflow = TRUE;
+      return 0;
+    }
+  *stamp = s->stamp;
+  *value = (guint16) s->n_points;
+  p = &s->points[s->n_points++];
+  p->x = (guint32) x;
+  p->y = (guint32) y;
+  p->parent = parent;
+  return *value;
+}
+
+static inline void
+push_indices (ChunkScratch  *s,
+              const guint32 *tri,
+              guint          n)
+{
+  if (s->n_indices + n > s->indices_size)
+    {
+      s->indices_size = MAX (2 * s->indices_size, s->n_indices + n);
+      s->indices = g_renew (guint32, s->indices, s->indices_size);
+    }
+  memcpy (s->indices + s->n_indices, tri, n * sizeof (guint32));
+  s->n_indices += n;
+}
+
+/* Triangle (apex a, hypotenuse l-r), vertices ia, il, ir; splits at the
+ * hypotenuse's midpoint m while m is active. Children (m, a, l) and
+ * (m, r, a) keep the winding. The parent's mesh height at a new m is its
+ * own height when the parent has m, else halfway along l-r: the parent's
+ * mesh is planar there. */
+static void
+mesh_triangle (const BuildState *state,
+               ChunkScratch     *s,
+               guint32 ia, guint32 il, guint32 ir,
+               gint64 ax, gint64 ay,
+               gint64 lx, gint64 ly,
+               gint64 rx, gint64 ry)
+{
+  if (((lx + rx) & 1) == 0 && ((ly + ry) & 1) == 0)
+    {
+      gint64 mx = (lx + rx) / 2, my = (ly + ry) / 2;
+      guint8 act = state->act[act_index (state, mx, my)];
+
+      if (act > s->lod)
+        {
+          gdouble parent = (gint) act > s->parent_lod ?
+                           terrain_heightfield_sample_stored (state->field, (guint) mx, (guint) my) :
+                           (s->points[il].parent + s->points[ir].parent) / 2;
+          guint32 im = vertex_get (s, mx, my, parent);
+
+          mesh_triangle (state, s, im, ia, il, mx, my, ax, ay, lx, ly);
+          mesh_triangle (state, s, im, ir, ia, mx, my, rx, ry, ax, ay);
+          return;
+        }
+    }
+
+  {
+    guint32 tri[3] = { ia, il, ir };
+
+    push_indices (s, tri, 3);
+  }
+}
+
+/* The two top triangles of a square, wound counter-clockwise seen from
+ * above in world space (grid rows run against world Y). */
+static void
+square_triangles (gint64 x0,
+                  gint64 y0,
+                  gint64 size,
+                  gint64 tri[2][6])
+{
+  gint64 x1 = x0 + size, y1 = y0 + size;
+
+  if (square_is_type_a (x0, y0, size))
+    {
+      gint64 t[2][6] = { { x1, y0, x0, y0, x1, y1 }, { x0, y1, x1, y1, x0, y0 } };
+
+      memcpy (tri, t, sizeof t);
+    }
+  else
+    {
+      gint64 t[2][6] = { { x0, y0, x0, y1, x1, y0 }, { x1, y1, x1, y0, x0, y1 } };
+
+      memcpy (tri, t, sizeof t);
+    }
+}
+
+static inline gint64
+cross (gint64 ax, gint64 ay,
+       gint64 bx, gint64 by)
+{
+  return ax * by - ay * bx;
+}
+
+/* Height of the mesh of the square (x0, y0, size) at LOD @lod at grid point
+ * (px, py): the parent's mesh, where a morphing vertex is headed. */
+static gdouble
+mesh_height (const BuildState *state,
+             gint64            x0,
+             gint64            y0,
+             gint64            size,
+             guint             lod,
+             gint64            px,
+             gint64            py)
+{
+  gint64 tri[2][6];
+  gint64 ax, ay, lx, ly, rx, ry;
+  const gint64 *t;
+
+  square_triangles (x0, y0, size, tri);
+  if (square_is_type_a (x0, y0, size))
+    t = (px - x0) >= (py - y0) ? tri[0] : tri[1];
+  else
+    t = (px - x0) + (py - y0) <= size ? tri[0] : tri[1];
+  ax = t[0]; ay = t[1]; lx = t[2]; ly = t[3]; rx = t[4]; ry = t[5];
+
+  for (;;)
+    {
+      gint64 mx, my;
+
+      if ((px == ax && py == ay) || (px == lx && py == ly) || (px == rx && py == ry))
+        return terrain_heightfield_sample_stored (state->field, (guint) px, (guint) py);
+
+      if (((lx + rx) & 1) == 0 && ((ly + ry) & 1) == 0 &&
+          state->act[act_index (state, (lx + rx) / 2, (ly + ry) / 2)] > lod)
+        {
+          gint64 side_p, side_l;
+
+          mx = (lx + rx) / 2;
+          my = (ly + ry) / 2;
+          side_p = cross (mx - ax, my - ay, px - ax, py - ay);
+          side_l = cross (mx - ax, my - ay, lx - ax, ly - ay);
+          if (side_p == 0 || (side_p > 0) == (side_l > 0))
+            {
+              /* (m, a, l): the child holding l */
+              gint64 nlx = ax, nly = ay, nrx = lx, nry = ly;
+
+              lx = nlx; ly = nly; rx = nrx; ry = nry;
+            }
+          else
+            {
+              /* (m, r, a): the child holding r */
+              gint64 nlx = rx, nly = ry, nrx = ax, nry = ay;
+
+              lx = nlx; ly = nly; rx = nrx; ry = nry;
+            }
+          ax = mx;
+          ay = my;
+          continue;
+        }
+
+      {
+        gdouble ha = terrain_heightfield_sample_stored (state->field, (guint) ax, (guint) ay);
+        gdouble hl = terrain_heightfield_sample_stored (state->field, (guint) lx, (guint) ly);
+        gdouble hr = terrain_heightfield_sample_stored (state->field, (guint) rx, (guint) ry);
+        gdouble area = (gdouble) cross (lx - ax, ly - ay, rx - ax, ry - ay);
+        gdouble wl = (gdouble) cross (px - ax, py - ay, rx - ax, ry - ay) / area;
+        gdouble wr = (gdouble) cross (lx - ax, ly - ay, px - ax, py - ay) / area;
+
+        return ha + wl * (hl - ha) + wr * (hr - ha);
+      }
+    }
+}
+
+static inline gfloat
+sample_clamped (const BuildState *state,
+                gint64            x,
+                gint64            y)
+{
+  x = CLAMP (x, 0, (gint64) state->side);
+  y = CLAMP (y, 0, (gint64) state->side);
+  return terrain_heightfield_sample_stored (state->field, (guint) x, (guint) y);
+}
+
+static void
+fill_vertex (const BuildState   *state,
+             TerrainAtlasVertex *v,
+             gint64              gx,
+             gint64              gy,
+             gdouble             parent)
+{
+  gdouble sp = state->spacing, side = state->side;
+  gdouble dx = (sample_clamped (state, gx + 1, gy) - sample_clamped (state, gx - 1, gy)) /
+               (2 * sp);
+  gdouble dy = (sample_clamped (state, gx, gy + 1) - sample_clamped (state, gx, gy - 1)) /
+               (2 * sp);
+  gdouble nl = sqrt (dx * dx + dy * dy + 1.0);
+
+  v->point[0] = (gfloat) (gx * sp);
+  v->point[1] = (gfloat) ((side - gy) * sp);
+  v->point[2] = terrain_heightfield_sample_stored (state->field, (guint) gx, (guint) gy);
+  /* Morph offset: the parent's mesh height here minus this height (0 for
+   * the root, whose parent height is its own). */
+  /* atlas-chu-tqt.md §9b: texCoord = (Y / height, 1 − X / width). */
+  v->tex_coord[0] = (gfloat) ((side - gy) / side);
+  v->tex_coord[1] = (gfloat) (1.0 - gx / side);
+  v->tex_morph_offset[0] = v->tex_morph_offset[1] = 0.0f;
+  v->point_morph_offset[0] = v->point_morph_offset[1] = 0.0f;
+  v->point_morph_offset[2] = (gfloat) (parent - v->point[2]);
+  /* World Y runs against the rows, so d/dY = −d/drow. */
+  v->normal[0] = (gfloat) (-dx / nl);
+  v->normal[1] = (gfloat) (dy / nl);
+  v->normal[2] = (gfloat) (1.0 / nl);
+}
+
+static void
+box_add (TerrainAtlasBox *box,
+         const gfloat     p[3])
+{
+  for (guint c = 0; c < 3; c++)
+    {
+      box->min[c] = MIN (box->min[c], p[c]);
+      box->max[c] = MAX (box->max[c], p[c]);
+    }
+}
+
+/* A triangle prepared for triangle_overlaps_rect() of
+ * terrain-atlas-geometry.c: the same decisions, bit for bit (touching counts
+ * as overlap, so the bins are the ones
+ * [method@Terrain.AtlasGeometry.generate_collision] makes), with the edge
+ * axes worked out once and each axis's extreme rectangle corner picked by
+ * sign instead of trying all four. */
+typedef struct
+{
+  gfloat xmin, xmax, ymin, ymax;
+  double sx[3], sy[3];      /* edge start */
+  double nx[3], ny[3];      /* edge normal */
+  double lo[3], hi[3];      /* the triangle's extent on each normal */
+} PreparedTriangle;
+
+static void
+prepare_triangle (PreparedTriangle *t,
+                  const gfloat     *a,
+                  const gfloat     *b,
+                  const gfloat     *c)
+{
+  const gfloat *p[3] = { a, b, c };
+
+  t->xmin = MIN (MIN (a[0], b[0]), c[0]);
+  t->xmax = MAX (MAX (a[0], b[0]), c[0]);
+  t->ymin = MIN (MIN (a[1], b[1]), c[1]);
+  t->ymax = MAX (MAX (a[1], b[1]), c[1]);
+  for (guint e = 0; e < 3; e++)
+    {
+      const gfloat *s = p[e], *q = p[(e + 1) % 3], *o = p[(e + 2) % 3];
+      double nx = -(double) (q[1] - s[1]), ny = (double) (q[0] - s[0]);
+      double tri = nx * (o[0] - s[0]) + ny * (o[1] - s[1]);
+
+      t->sx[e] = s[0];
+      t->sy[e] = s[1];
+      t->nx[e] = nx;
+      t->ny[e] = ny;
+      t->lo[e] = MIN (0.0, tri);
+      t->hi[e] = MAX (0.0, tri);
+    }
+}
+
+static inline gboolean
+prepared_overlaps_rect (const PreparedTriangle *t,
+                        double                  x0,
+                        double                  y0,
+                        double                  x1,
+                        double                  y1)
+{
+  if (t->xmax < x0 || t->xmin > x1 || t->ymax < y0 || t->ymin > y1)
+    return FALSE;
+
+  for (guint e = 0; e < 3; e++)
+    {
+      double nx = t->nx[e], ny = t->ny[e];
+      double lo = nx * ((nx >= 0 ? x0 : x1) - t->sx[e]) + ny * ((ny >= 0 ? y0 : y1) - t->sy[e]);
+      double hi = nx * ((nx >= 0 ? x1 : x0) - t->sx[e]) + ny * ((ny >= 0 ? y1 : y0) - t->sy[e]);
+
+      if (hi < t->lo[e] || lo > t->hi[e])
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+typedef struct
+{
+  guint32 depth;
+  guint n_nodes;
+  gfloat *tree;
+  guint n_offsets;
+  guint16 *offsets;
+  GArray *entries;   /* guint16 */
+} Collision;
+
+static void
+collision_clear (Collision *c)
+{
+  g_free (c->tree);
+  g_free (c->offsets);
+  if (c->entries != NULL)
+    g_array_unref (c->entries);
+  memset (c, 0, sizeof *c);
+}
+
+/* The collision block TGEA's generator makes (field-notes.md): the point
+ * bounds cut into 2^(depth−1) bins a side, each surface triangle listed in
+ * every bin its XY projection touches (index offsets into mIndex, 0xFFFF
+ * after each bin), leaf nodes holding their triangles' Z range. Same result
+ * as terrain_atlas_geometry_generate_collision(), but each triangle only
+ * visits the bins around its bounding box. Returns FALSE when an offset
+ * does not fit in 16 bits. */
+static gboolean
+make_collision (const TerrainAtlasVertex *v,
+                guint                     n_vertices,
+                const guint32            *indices,
+                guint                     n_surface,
+                guint32                   depth,
+                Collision                *c)
+{
+  TerrainAtlasBox box;
+  guint32 grid = (guint32) 1 << (depth - 1);
+  guint64 nodes = terrain_quadtree_node_count (depth);
+  guint64 leaf_base = terrain_quadtree_node_count (depth - 1);
+  g_autofree guint32 *counts = g_new0 (guint32, (gsize) grid * grid + 1);
+  g_autofree guint32 *fill = NULL;
+  g_autofree guint16 *flat = NULL;
+  g_autofree gfloat *bin_lo = g_new (gfloat, (gsize) grid * grid);
+  g_autofree gfloat *bin_hi = g_new (gfloat, (gsize) grid * grid);
+  GArray *pairs;
+  double sx, sy, inv_x, inv_y;
+  guint total = 0;
+
+  memcpy (box.min, v[0].point, sizeof box.min);
+  memcpy (box.max, v[0].point, sizeof box.max);
+  for (guint i = 1; i < n_vertices; i++)
+    for (guint a = 0; a < 3; a++)
+      {
+        box.min[a] = MIN (box.min[a], v[i].point[a]);
+        box.max[a] = MAX (box.max[a], v[i].point[a]);
+      }
+  sx = ((double) box.max[0] - box.min[0]) / grid;
+  sy = ((double) box.max[1] - box.min[1]) / grid;
+  inv_x = sx > 0 ? 1.0 / sx : 0.0;
+  inv_y = sy > 0 ? 1.0 / sy : 0.0;
+  for (guint32 b = 0; b < grid * grid; b++)
+    {
+      bin_lo[b] = box.max[2] + 1.0f;
+      bin_hi[b] = box.min[2] - 1.0f;
+    }
+
+  /* One pass over the triangles collects (bin, offset) pairs in index
+   * order; a counting sort by bin keeps that order within each bin. */
+  if (n_surface > MAX_COLLISION_INDEX)
+    return FALSE;
+  pairs = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_surface / 2 + 16);
+  for (guint k = 0; k + 2 < n_surface; k += 3)
+    {
+      const gfloat *a = v[indices[k]].point, *b = v[indices[k + 1]].point;
+      const gfloat *cc = v[indices[k + 2]].point;
+      PreparedTriangle t;
+      gint64 i0 = 0, i1 = grid - 1, j0 = 0, j1 = grid - 1;
+      gfloat zlo, zhi;
+
+      if (indices[k] == indices[k + 1] || indices[k + 1] == indices[k + 2] ||
+          indices[k + 2] == indices[k])
+        continue;
+      prepare_triangle (&t, a, b, cc);
+      zlo = MIN (MIN (a[2], b[2]), cc[2]);
+      zhi = MAX (MAX (a[2], b[2]), cc[2]);
+
+      /* Only the bins whose rectangle (computed as the test computes it)
+       * meets the triangle's bounding box. */
+      if (sx > 0)
+        {
+          i0 = CLAMP ((gint64) ((t.xmin - box.min[0]) * inv_x) - 1, 0, (gint64) grid - 1);
+          i1 = CLAMP ((gint64) ((t.xmax - box.min[0]) * inv_x) + 1, 0, (gint64) grid - 1);
+          while (i0 < i1 && box.min[0] + sx * (i0 + 1) < t.xmin)
+            i0++;
+          while (i1 > i0 && box.min[0] + sx * i1 > t.xmax)
+            i1--;
+        }
+      if (sy > 0)
+        {
+          j0 = CLAMP ((gint64) ((t.ymin - box.min[1]) * inv_y) - 1, 0, (gint64) grid - 1);
+          j1 = CLAMP ((gint64) ((t.ymax - box.min[1]) * inv_y) + 1, 0, (gint64) grid - 1);
+          while (j0 < j1 && box.min[1] + sy * (j0 + 1) < t.ymin)
+            j0++;
+          while (j1 > j0 && box.min[1] + sy * j1 > t.ymax)
+            j1--;
+        }
+
+      for (gint64 i = i0; i <= i1; i++)
+        for (gint64 j = j0; j <= j1; j++)
+          {
+            double x0 = box.min[0] + sx * i, x1 = box.min[0] + sx * (i + 1);
+            double y0 = box.min[1] + sy * j, y1 = box.min[1] + sy * (j + 1);
+            guint32 bin = (guint32) (i * grid + j), pair;
+
+            if (!prepared_overlaps_rect (&t, x0, y0, x1, y1))
+              continue;
+            counts[bin]++;
+            bin_lo[bin] = MIN (bin_lo[bin], zlo);
+            bin_hi[bin] = MAX (bin_hi[bin], zhi);
+            pair = (bin << 16) | k;
+            g_array_append_val (pairs, pair);
+          }
+    }
+
+  fill = g_new (guint32, (gsize) grid * grid);
+  for (guint32 b = 0; b < grid * grid; b++)
+    {
+      fill[b] = total;
+      total += counts[b] + 1;
+    }
+  flat = g_new (guint16, MAX (total, 1));
+  for (guint i = 0; i < pairs->len; i++)
+    {
+      guint32 pair = g_array_index (pairs, guint32, i);
+
+      flat[fill[pair >> 16]++] = (guint16) (pair & 0xFFFF);
+    }
+  g_array_unref (pairs);
+
+  c->depth = depth;
+  c->n_nodes = (guint) nodes;
+  c->tree = g_new (gfloat, 2 * nodes);
+  c->n_offsets = grid * grid;
+  c->offsets = g_new (guint16, (gsize) grid * grid);
+  c->entries = g_array_sized_new (FALSE, FALSE, sizeof (guint16), total);
+  {
+    guint at = 0;
+
+    for (guint32 b = 0; b < grid * grid; b++)
+      {
+        guint16 end = TERRAIN_ATLAS_COLLISION_END;
+
+        if (at > G_MAXUINT16)
+          return FALSE;
+        c->offsets[b] = (guint16) at;
+        g_array_append_vals (c->entries, flat + at, counts[b]);
+        g_array_append_val (c->entries, end);
+        at += counts[b] + 1;
+        c->tree[2 * (leaf_base + b)] = bin_lo[b];
+        c->tree[2 * (leaf_base + b) + 1] = bin_hi[b];
+      }
+  }
+
+  for (gint level = (gint) depth - 2; level >= 0; level--)
+    for (guint32 i = 0; i < ((guint32) 1 << level); i++)
+      for (guint32 j = 0; j < ((guint32) 1 << level); j++)
+        {
+          guint64 node = terrain_quadtree_node_id ((guint) level, i, j);
+          gfloat lo = box.max[2] + 100.0f, hi = box.min[2] - 100.0f;
+
+          for (guint k = 0; k < 4; k++)
+            {
+              guint64 child = terrain_quadtree_node_id ((guint) level + 1, 2 * i + (k >> 1),
+                                                        2 * j + (k & 1));
+
+              lo = MIN (lo, c->tree[2 * child]);
+              hi = MAX (hi, c->tree[2 * child + 1]);
+            }
+          c->tree[2 * node] = lo;
+          c->tree[2 * node + 1] = hi;
+        }
+
+  return TRUE;
+}
+
+/* Little-endian stores into the frame being built. */
+static inline guint8 *
+put_u32 (guint8  *p,
+         guint32  v)
+{
+  p[0] = v & 0xff;
+  p[1] = (v >> 8) & 0xff;
+  p[2] = (v >> 16) & 0xff;
+  p[3] = v >> 24;
+  return p + 4;
+}
+
+static inline guint8 *
+put_floats (guint8       *p,
+            const gfloat *f,
+            guint         n)
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  memcpy (p, f, 4 * (gsize) n);
+  return p + 4 * (gsize) n;
+#else
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 u;
+
+      memcpy (&u, &f[i], 4);
+      p = put_u32 (p, u);
+    }
+  return p;
+#endif
+}
+
+static inline guint8 *
+put_box (guint8                *p,
+         const TerrainAtlasBox *box)
+{
+  p = put_floats (p, box->min, 3);
+  return put_floats (p, box->max, 3);
+}
+
+static guint8 *
+put_u16s (guint8        *p,
+          const guint16 *v,
+          gsize          n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      p[2 * i] = v[i] & 0xff;
+      p[2 * i + 1] = v[i] >> 8;
+    }
+  return p + 2 * n;
+}
+
+/* The geometry body in the layout of @version (atlas-chu-tqt.md §3),
+ * framed (§2): ATSP, bodySize, agch, body, agct. Written into the
+ * scratch's frame buffer, sized first. */
+static gsize
+encode_chunk (ChunkScratch             *s,
+              guint32                   version,
+              const TerrainAtlasBox    *bounds,
+              guint                     n_skirt,
+              const TerrainAtlasVertex *v,
+              guint                     n_vertices,
+              const Collision          *collision)
+{
+  gsize vertex_size = version >= 140 ? 52 : 40;
+  gsize body = 4 + (version >= 120 ? 24 : 0) + 8 + 2 * (gsize) s->n_indices + 4 +
+               vertex_size * n_vertices + (version >= 101 && version < 120 ? 24 : 0);
+  guint8 *p, *body_start;
+
+  if (version >= 120)
+    {
+      body += 1 + 4;
+      if (collision != NULL)
+        body += 4 + 8 * (gsize) collision->n_nodes + 4 + 2 * (gsize) collision->n_offsets + 4 +
+                2 * (gsize) collision->entries->len;
+    }
+  if (s->frame_size < body + ATLAS_FRAME_OVERHEAD)
+    {
+      s->frame_size = MAX (body + ATLAS_FRAME_OVERHEAD, 2 * s->frame_size);
+      s->frame = g_realloc (s->frame, s->frame_size);
+    }
+
+  p = put_u32 (s->frame, ATLAS_FRAME_MAGIC);
+  p = put_u32 (p, (guint32) body);
+  p = put_u32 (p, ATLAS_GEOM_HEAD);
+  body_start = p;
+
+  p = put_u32 (p, 0);                     /* previousChunk: a fresh file */
+  if (version >= 120)
+    p = put_box (p, bounds);
+  p = put_u32 (p, s->n_indices);
+  p = put_u32 (p, n_skirt);
+  for (guint i = 0; i < s->n_indices; i++)
+    {
+      p[0] = s->indices[i] & 0xff;
+      p[1] = (s->indices[i] >> 8) & 0xff;
+      p += 2;
+    }
+  p = put_u32 (p, n_vertices);
+  if (version >= 140)
+    {
+      /* The canonical vertex is the version-140 field order. */
+      G_STATIC_ASSERT (sizeof (TerrainAtlasVertex) == 52);
+      p = put_floats (p, (const gfloat *) v, 13 * n_vertices);
+    }
+  else
+    for (guint i = 0; i < n_vertices; i++)
+      {
+        p = put_floats (p, v[i].point, 3);
+        p = put_floats (p, v[i].tex_coord, 2);
+        if (version < 130)
+          {
+            p = put_floats (p, v[i].point_morph_offset, 3);
+            p = put_floats (p, v[i].tex_morph_offset, 2);
+          }
+        else
+          {
+            p = put_floats (p, v[i].tex_morph_offset, 2);
+            p = put_floats (p, v[i].point_morph_offset, 3);
+          }
+      }
+  if (version >= 101 && version < 120)
+    p = put_box (p, bounds);
+  if (version >= 120)
+    {
+      if (collision != NULL)
+        {
+          *p++ = COLLISION_PRESENT;
+          p = put_u32 (p, collision->depth);
+          p = put_floats (p, collision->tree, 2 * collision->n_nodes);
+          p = put_u32 (p, collision->n_offsets);
+          p = put_u16s (p, collision->offsets, collision->n_offsets);
+          p = put_u32 (p, collision->entries->len);
+          p = put_u16s (p, (const guint16 *) (gpointer) collision->entries->data,
+                        collision->entries->len);
+        }
+      else
+        *p++ = COLLISION_ABSENT;
+      p = put_u32 (p, TERRAIN_ATLAS_GEOMETRY_FOOTER);
+    }
+  g_assert ((gsize) (p - body_start) == body);
+  p = put_u32 (p, ATLAS_GEOM_TAIL);
+
+  return (gsize) (p - s->frame);
+}
+
+/* Largest |heightfield − mesh| over the samples of one surface triangle. */
+static gdouble
+triangle_error (const BuildState *state,
+                const GridPoint  *a,
+                const GridPoint  *l,
+                const GridPoint  *r)
+{
+  gint64 ax = a->x, ay = a->y, lx = l->x, ly = l->y, rx = r->x, ry = r->y;
+  gdouble ha = terrain_heightfield_sample_stored (state->field, a->x, a->y);
+  gdouble hl = terrain_heightfield_sample_stored (state->field, l->x, l->y);
+  gdouble hr = terrain_heightfield_sample_stored (state->field, r->x, r->y);
+  gdouble area = (gdouble) cross (lx - ax, ly - ay, rx - ax, ry - ay);
+  gint64 ymin = MIN (MIN (ay, ly), ry), ymax = MAX (MAX (ay, ly), ry);
+  gint64 xs[3][2] = { { ax, ay }, { lx, ly }, { rx, ry } };
+  gdouble worst = 0.0;
+
+  if (area == 0.0)
+    return 0.0;
+
+  for (gint64 y = ymin; y <= ymax; y++)
+    {
+      gint64 xmin = G_MAXINT64, xmax = G_MININT64;
+
+      /* The edges are axis-aligned or diagonal, so crossings are whole. */
+      for (guint e = 0; e < 3; e++)
+        {
+          const gint64 *p = xs[e], *q = xs[(e + 1) % 3];
+
+          if (y < MIN (p[1], q[1]) || y > MAX (p[1], q[1]))
+            continue;
+          if (p[1] == q[1])
+            {
+              xmin = MIN (xmin, MIN (p[0], q[0]));
+              xmax = MAX (xmax, MAX (p[0], q[0]));
+            }
+          else
+            {
+              gint64 x = p[0] + (q[0] - p[0]) * (y - p[1]) / (q[1] - p[1]);
+
+              xmin = MIN (xmin, x);
+              xmax = MAX (xmax, x);
+            }
+        }
+      for (gint64 x = xmin; x <= xmax; x++)
+        {
+          gdouble wl = (gdouble) cross (x - ax, y - ay, rx - ax, ry - ay) / area;
+          gdouble wr = (gdouble) cross (lx - ax, ly - ay, x - ax, y - ay) / area;
+          gdouble z = ha + wl * (hl - ha) + wr * (hr - ha);
+          gdouble h = terrain_heightfield_sample_stored (state->field, (guint) x, (guint) y);
+
+          worst = MAX (worst, fabs (h - z));
+        }
+    }
+  return worst;
+}
+
+/* Skirt depth below a chunk's border: more than the largest height step a
+ * neighbour one level coarser can leave (its error plus this level's). */
+static gdouble
+skirt_depth (const BuildState *state,
+             guint             level)
+{
+  guint lod = state->lod[level];
+  guint coarser = level > 0 ? state->lod[level - 1] : lod + 1;
+
+  gdouble depth = 2.0 * (ldexp (state->error, (gint) MIN (lod, 200)) +
+                         ldexp (state->error, (gint) MIN (coarser, 200)));
+
+  /* No crack can be deeper than the terrain's relief. */
+  return MIN (depth, state->relief) + state->spacing;
+}
+
+static gboolean
+build_chunk (BuildState  *state,
+             gpointer     data,
+             gpointer     scratch_data,
+             guint        item,
+             GError     **error)
+{
+  LevelJob *job = data;
+  ChunkScratch *s = scratch_data;
+  ChunkResult *result = &job->results[item];
+  guint level = job->level;
+  guint index = job->first + item;
+  guint32 x = index >> level, y = index & (((guint32) 1 << level) - 1);
+  gboolean leaf = level + 1 == state->depth;
+  gint64 x0, y0, cs, tri[2][6];
+  gint64 px0 = 0, py0 = 0, psize = 0;
+  TerrainAtlasVertex *v = s->vertices;
+  TerrainAtlasBox bounds;
+  Collision collision = { 0 };
+  guint n_surface, n_surface_indices, n_vertices, n_border = 0;
+  guint32 border[4 * DENSE_MAX_SIDE];
+  g_autofree guint32 *border_heap = NULL;
+  guint32 *border_list = border;
+  guint32 corner[2][3];
+  gdouble depth;
+  gsize size;
+
+  (void) error;
+  memset (result, 0, sizeof *result);
+
+  node_square (state, level, x, y, &x0, &y0, &cs);
+  chunk_reset (s, x0, y0, cs);
+  s->lod = state->lod[level];
+  s->parent_lod = level > 0 ? (gint) state->lod[level - 1] : -1;
+  if (level > 0)
+    node_square (state, level - 1, x / 2, y / 2, &px0, &py0, &psize);
+
+  /* The surface: the square's corners, then its two top triangles split
+   * while their midpoints are active. */
+  square_triangles (x0, y0, cs, tri);
+  for (guint k = 0; k < 2; k++)
+    for (guint c = 0; c < 3; c++)
+      {
+        gint64 gx = tri[k][2 * c], gy = tri[k][2 * c + 1];
+        gdouble parent = level > 0 ? mesh_height (state, px0, py0, psize, (guint) s->parent_lod,
+                                                  gx, gy)
+                                   : terrain_heightfield_sample_stored (state->field, (guint) gx,
+                                                                        (guint) gy);
+
+        corner[k][c] = vertex_get (s, gx, gy, parent);
+      }
+  for (guint k = 0; k < 2; k++)
+    mesh_triangle (state, s, corner[k][0], corner[k][1], corner[k][2],
+                   tri[k][0], tri[k][1], tri[k][2], tri[k][3], tri[k][4], tri[k][5]);
+  n_surface = s->n_points;
+  n_surface_indices = s->n_indices;
+
+  /* The border, counter-clockwise seen from above: south (last row) west
+   * to east, east column northwards, north row westwards, west column
+   * southwards. */
+  if (cs > DENSE_MAX_SIDE)
+    border_list = border_heap = g_new (guint32, 4 * (gsize) cs);
+  {
+    gint64 x1 = x0 + cs, y1 = y0 + cs;
+    struct { gint64 sx, sy, dx, dy; } sides[4] = {
+      { x0, y1, 1, 0 }, { x1, y1, 0, -1 }, { x1, y0, -1, 0 }, { x0, y0, 0, 1 },
+    };
+
+    for (guint k = 0; k < 4; k++)
+      for (gint64 i = 0; i < cs; i++)
+        {
+          gint found = vertex_lookup (s, sides[k].sx + sides[k].dx * i,
+                                      sides[k].sy + sides[k].dy * i);
+
+          if (found >= 0)
+            border_list[n_border++] = (guint32) found;
+        }
+  }
+
+  n_vertices = n_surface + n_border;
+  if (s->overflow || n_vertices > MAX_CHUNK_VERTICES)
+    {
+      result->too_big = TRUE;
+      return TRUE;
+    }
+
+  /* Vertices: surface, then one skirt vertex under each border vertex. */
+  for (guint i = 0; i < n_surface; i++)
+    {
+      const GridPoint *p = &s->points[i];
+
+      fill_vertex (state, &v[i], p->x, p->y, p->parent);
+    }
+
+  depth = skirt_depth (state, level);
+  for (guint i = 0; i < n_border; i++)
+    {
+      TerrainAtlasVertex *skirt = &v[n_surface + i];
+
+      *skirt = v[border_list[i]];
+      skirt->point[2] = (gfloat) (skirt->point[2] - depth);
+      skirt->point_morph_offset[2] = 0.0f;
+    }
+
+  /* Skirt triangles: (p, p', q) and (q, p', q') face outwards. */
+  for (guint i = 0; i < n_border; i++)
+    {
+      guint32 p = border_list[i], q = border_list[(i + 1) % n_border];
+      guint32 ps = n_surface + i, qs = n_surface + (i + 1) % n_border;
+      guint32 t[6] = { p, ps, q, q, ps, qs };
+
+      push_indices (s, t, 6);
+    }
+
+  /* Bounds: every vertex, where it starts and where it morphs to, and the
+   * children's bounds. */
+  memcpy (bounds.min, v[0].point, sizeof bounds.min);
+  memcpy (bounds.max, v[0].point, sizeof bounds.max);
+  for (guint i = 0; i < n_vertices; i++)
+    {
+      gfloat to = v[i].point[2] + v[i].point_morph_offset[2];
+
+      box_add (&bounds, v[i].point);
+      bounds.min[2] = MIN (bounds.min[2], to);
+      bounds.max[2] = MAX (bounds.max[2], to);
+    }
+  if (!leaf)
+    for (guint k = 0; k < 4; k++)
+      {
+        gint64 child = terrain_atlas_toc_find_stub (job->toc, level + 1, 2 * x + (k >> 1),
+                                                    2 * y + (k & 1));
+        const TerrainAtlasStubData *d = terrain_atlas_toc_get_stub_data (job->toc, (guint) child);
+
+        box_add (&bounds, d->bounds.min);
+        box_add (&bounds, d->bounds.max);
+      }
+
+  if (leaf && state->collision_depth > 0 && state->version >= 120 &&
+      !make_collision (v, n_vertices, s->indices, n_surface_indices, state->collision_depth,
+                       &collision))
+    {
+      collision_clear (&collision);
+      result->too_big = TRUE;
+      return TRUE;
+    }
+
+  size = encode_chunk (s, state->version, &bounds, s->n_indices - n_surface_indices, v,
+                       n_vertices, collision.tree != NULL ? &collision : NULL);
+  collision_clear (&collision);
+
+  if (leaf && state->measure)
+    for (guint k = 0; k + 2 < n_surface_indices; k += 3)
+      result->max_error = MAX (result->max_error,
+                               triangle_error (state, &s->points[s->indices[k]],
+                                               &s->points[s->indices[k + 1]],
+                                               &s->points[s->indices[k + 2]]));
+
+  result->frame = g_memdup2 (s->frame, size);
+  result->size = size;
+  result->bounds = bounds;
+  result->n_vertices = n_vertices;
+  result->n_skirt_vertices = n_border;
+  result->n_triangles = n_surface_indices / 3;
+  result->n_skirt_triangles = 2 * n_border;
+  return TRUE;
+}
+
+/* Distinct samples of the finest level: active ones and the leaves'
+ * corners, which every leaf mesh has. */
+static guint64
+count_leaf_samples (const BuildState *state)
+{
+  guint lod = state->lod[state->depth - 1];
+  guint64 n = 0;
+
+  for (gint64 y = 0; y <= (gint64) state->side; y++)
+    {
+      const guint8 *row = state->act + act_index (state, 0, y);
+      gboolean corner_row = y % state->leaf == 0;
+
+      for (gint64 x = 0; x <= (gint64) state->side; x++)
+        n += row[x] > lod || (corner_row && x % state->leaf == 0);
+    }
+  return n;
+}
+
+/* Writes the ready chunks that are next in order. */
+static gboolean
+flush_chunks (BuildState  *state,
+              LevelJob    *job,
+              GError     **error)
+{
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&job->lock);
+  while (ok && job->next < job->count && job->results[job->next].ready)
+    {
+      ChunkResult *r = &job->results[job->next];
+      guint index = job->first + job->next;
+      guint level = job->level;
+      guint32 x = index >> level, y = index & (((guint32) 1 << level) - 1);
+      gint64 stub = terrain_atlas_toc_find_stub (job->toc, level, x, y);
+      TerrainAtlasStubData *d = terrain_atlas_toc_get_stub_data (job->toc, (guint) stub);
+      guint32 offset = 0;
+
+      if (r->too_big)
+        {
+          state->retry = TRUE;
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                       "Atlas builder: chunk (level %u, x %u, y %u) exceeds the 16-bit "
+                       "limits", level, x, y);
+          ok = FALSE;
+          break;
+        }
+      if (!build_sink_append (&state->sink, r->frame, r->size, &offset, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      d->offset = offset;
+      d->length = (guint32) r->size;
+      d->generation = 0;
+      d->bounds = r->bounds;
+      d->position[0] = (r->bounds.min[0] + r->bounds.max[0]) / 2;
+      d->position[1] = (r->bounds.min[1] + r->bounds.max[1]) / 2;
+
+      state->stats.n_chunks++;
+      state->stats.n_vertices += r->n_vertices;
+      state->stats.n_skirt_vertices += r->n_skirt_vertices;
+      state->stats.n_triangles += r->n_triangles;
+      state->stats.n_skirt_triangles += r->n_skirt_triangles;
+      state->stats.max_chunk_vertices = MAX (state->stats.max_chunk_vertices, r->n_vertices);
+      if (level + 1 == state->depth)
+        {
+          state->stats.n_leaf_vertices += r->n_vertices - r->n_skirt_vertices;
+          state->stats.n_leaf_triangles += r->n_triangles;
+          if (state->measure)
+            state->stats.max_error = MAX (state->stats.max_error, r->max_error);
+        }
+      g_clear_pointer (&r->frame, g_free);
+      job->next++;
+    }
+  g_mutex_unlock (&job->lock);
+  return ok;
+}
+
+static gboolean
+build_and_flush_chunk (BuildState  *state,
+                       gpointer     data,
+                       gpointer     scratch,
+                       guint        item,
+                       GError     **error)
+{
+  LevelJob *job = data;
+
+  if (!build_chunk (state, data, scratch, item, error))
+    return FALSE;
+  g_mutex_lock (&job->lock);
+  job->results[item].ready = TRUE;
+  g_mutex_unlock (&job->lock);
+  return flush_chunks (state, job, error);
+}
+
+/* Writes every chunk, leaves first. Returns FALSE with state->retry set
+ * when a leaf broke a limit the planner could not foresee (a collision list
+ * past 16-bit offsets): the caller deepens the tree and starts over. */
+gboolean
+build_geometry (BuildState  *state,
+                GError     **error)
+{
+  TerrainAtlasToc *toc = g_ptr_array_index (state->tocs, state->geometry_toc);
+  guint64 total = terrain_quadtree_node_count (state->depth), done = 0;
+  ChunkResult *results = g_new0 (ChunkResult, GEOMETRY_BATCH);
+  gboolean ok = TRUE;
+
+  for (gint level = (gint) state->depth - 1; level >= 0 && ok; level--)
+    {
+      guint n = (guint) 1 << (2 * level);
+
+      for (guint first = 0; first < n && ok; first += GEOMETRY_BATCH)
+        {
+          LevelJob job = { (guint) level, first, MIN (GEOMETRY_BATCH, n - first), results, toc };
+
+          g_mutex_init (&job.lock);
+          memset (results, 0, sizeof (ChunkResult) * job.count);
+          ok = build_run_parallel (state, job.count, build_and_flush_chunk, &job,
+                                   chunk_scratch_new, chunk_scratch_free, error);
+          for (guint i = 0; i < job.count; i++)
+            g_clear_pointer (&results[i].frame, g_free);
+          g_mutex_clear (&job.lock);
+
+          done += job.count;
+          build_progress (state, (gdouble) done / (gdouble) total);
+        }
+    }
+
+  g_free (results);
+  if (ok)
+    state->stats.n_leaf_samples = count_leaf_samples (state);
+  return ok;
+}

@@ -1,0 +1,778 @@
+/* terrain-heightfield-io.c: height sources (greyscale, Terrain-RGB and
+ * Terrarium PNG, raw16, SRTM .hgt, Torque .ter, TA .tnt)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "terrain-heightfield.h"
+#include "terrain-heightfield-private.h"
+#include "terrain-error.h"
+#include "terrain-io.h"
+#include "ta/terrain-tnt-map.h"
+#include "torque/terrain-ter-file.h"
+
+/* SRTM void marker (big-endian S16). */
+#define HGT_VOID (-32768)
+
+/* Default spacings: SRTM3 and SRTM1 tiles are 3 and 1 arc-seconds, about 90
+ * and 30 m; a TA attribute cell is 16 pixels. */
+#define HGT_SRTM3_SIDE    1201
+#define HGT_SRTM1_SIDE    3601
+#define HGT_SRTM3_SPACING 90.0
+#define HGT_SRTM1_SPACING 30.0
+#define TNT_CELL_SPACING  16.0
+
+static const TerrainHeightfieldOptions *
+options_or_default (const TerrainHeightfieldOptions *options,
+                    TerrainHeightfieldOptions       *storage)
+{
+  if (options != NULL)
+    return options;
+  terrain_heightfield_options_init (storage);
+  return storage;
+}
+
+static gboolean
+check_options (const TerrainHeightfieldOptions  *options,
+               const char                       *source,
+               GError                          **error)
+{
+  if (!isfinite (options->vertical_scale) || !isfinite (options->vertical_offset))
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "%s: vertical scale %g and offset %g must be finite", source,
+                   options->vertical_scale, options->vertical_offset);
+      return FALSE;
+    }
+  if (!isfinite (options->spacing) || options->spacing < 0.0)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "%s: sample spacing %g m is not finite and positive", source,
+                   options->spacing);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gdouble
+spacing_or (const TerrainHeightfieldOptions *options,
+            gdouble                          fallback)
+{
+  return options->spacing > 0.0 ? options->spacing : fallback;
+}
+
+/* Exact integer square root of @n, or 0 when @n is not a square. */
+static guint
+exact_sqrt (guint64 n)
+{
+  guint64 r = (guint64) sqrt ((double) n);
+
+  while (r * r > n)
+    r--;
+  while ((r + 1) * (r + 1) <= n)
+    r++;
+  return r * r == n && r <= G_MAXUINT ? (guint) r : 0;
+}
+
+/* One pass of linear interpolation along lines (rows when @step is 1,
+ * columns when it is the width) over samples whose state is 0 (valid):
+ * states 1 (unfilled) and 2 (filled by a previous direction) take the
+ * interpolated value (averaged with the previous one for 2) and become 3. */
+static void
+fill_lines (gfloat *samples,
+            guint8 *state,
+            guint   lines,
+            guint   length,
+            gsize   line_step,
+            gsize   step,
+            gboolean average)
+{
+  for (guint l = 0; l < lines; l++)
+    {
+      gsize base = l * line_step;
+      gint64 prev = -1;
+
+      for (guint i = 0; i <= length; i++)
+        {
+          gboolean valid = i < length && state[base + i * step] == 0;
+
+          if (!valid && i < length)
+            continue;
+          /* A run of voids lies between prev and i (exclusive). */
+          if ((gint64) i > prev + 1 && (prev >= 0 || i < length))
+            for (guint64 k = (guint64) (prev + 1); k < i; k++)
+              {
+                gsize at = base + k * step;
+                gfloat value;
+
+                if (prev < 0)
+                  value = samples[base + i * step];
+                else if (i >= length)
+                  value = samples[base + (gsize) prev * step];
+                else
+                  {
+                    gfloat a = samples[base + (gsize) prev * step];
+                    gfloat b = samples[base + i * step];
+                    gdouble t = (gdouble) (k - (guint64) prev) / (gdouble) (i - (guint64) prev);
+
+                    value = (gfloat) (a + (b - a) * t);
+                  }
+                if (average && state[at] == 2)
+                  samples[at] = (samples[at] + value) * 0.5f;
+                else
+                  samples[at] = value;
+                state[at] = average ? 3 : 2;
+              }
+          prev = i;
+        }
+    }
+}
+
+gboolean
+terrain_heightfield_fill_voids (gfloat       *samples,
+                                guint         width,
+                                guint         height,
+                                const guint8 *void_mask)
+{
+  g_autofree guint8 *state = NULL;
+  gsize n = (gsize) width * height;
+  gboolean any_valid = FALSE, any_void = FALSE;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      any_valid |= void_mask[i] == 0;
+      any_void |= void_mask[i] != 0;
+    }
+  if (!any_void)
+    return TRUE;
+  if (!any_valid)
+    return FALSE;
+
+  state = g_malloc (n);
+  for (gsize i = 0; i < n; i++)
+    state[i] = void_mask[i] != 0 ? 1 : 0;
+
+  /* Rows, then columns (averaged with the rows' value): a void is filled
+   * from the valid samples around it in both directions. */
+  fill_lines (samples, state, height, width, width, 1, FALSE);
+  fill_lines (samples, state, width, height, 1, width, TRUE);
+
+  /* Voids whose row and column had no valid sample take their row's values
+   * now that the rest is filled. */
+  for (gsize i = 0; i < n; i++)
+    state[i] = state[i] == 1 ? 1 : 0;
+  fill_lines (samples, state, height, width, width, 1, FALSE);
+
+  return TRUE;
+}
+
+static TerrainHeightfield *
+new_float_field (guint                             width,
+                 guint                             height,
+                 const TerrainHeightfieldOptions  *options,
+                 gdouble                           default_spacing,
+                 GError                          **error)
+{
+  return terrain_heightfield_new (width, height, spacing_or (options, default_spacing), error);
+}
+
+static gboolean
+finish_voids (TerrainHeightfield  *field,
+              const guint8        *mask,
+              const char          *source,
+              GError             **error)
+{
+  guint w = terrain_heightfield_get_width (field), h = terrain_heightfield_get_height (field);
+
+  if (!terrain_heightfield_fill_voids (terrain_heightfield_get_data (field, NULL), w, h, mask))
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "%s: every one of the %u x %u samples is void (no data)", source, w, h);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * terrain_heightfield_new_from_image:
+ * @image: a decoded PNG: %TERRAIN_IMAGE_GRAY8 or %TERRAIN_IMAGE_GRAY16 for
+ *   %TERRAIN_HEIGHTMAP_GRAY, %TERRAIN_IMAGE_RGBA8 for the RGB encodings
+ * @format: %TERRAIN_HEIGHTMAP_GRAY, %TERRAIN_HEIGHTMAP_TERRAIN_RGB or
+ *   %TERRAIN_HEIGHTMAP_TERRARIUM
+ * @options: (nullable): vertical scale and offset, spacing and no-data
+ *   value, or %NULL for the defaults
+ * @error: return location for a #GError
+ *
+ * Reads heights from an image, row 0 (the top) being the north edge.
+ * Greyscale: metres = value × vertical scale + vertical offset; a 16-bit
+ * image without a no-data value is used in place (no float copy). Mapbox
+ * Terrain-RGB: −10000 + (R × 65536 + G × 256 + B) × 0.1; Terrarium: R × 256
+ * + G + B / 256 − 32768; both then × vertical scale + vertical offset.
+ * Samples equal to the no-data value (greyscale value, or the decoded metres
+ * of the RGB encodings) are filled from their neighbours.
+ *
+ * Returns: (transfer full) (nullable): the heightfield, or %NULL with
+ *   %TERRAIN_ERROR_INVALID_VALUE when the image's channels do not suit
+ *   @format or the options are bad
+ */
+TerrainHeightfield *
+terrain_heightfield_new_from_image (TerrainImage                     *image,
+                                    TerrainHeightmapFormat            format,
+                                    const TerrainHeightfieldOptions  *options,
+                                    GError                          **error)
+{
+  TerrainHeightfieldOptions defaults;
+  g_autoptr(TerrainHeightfield) field = NULL;
+  g_autofree guint8 *mask = NULL;
+  TerrainImageFormat kind;
+  guint w, h;
+  gsize stride;
+  const guint8 *pixels;
+  gfloat *out;
+  gboolean has_nodata;
+  gdouble scale, offset;
+
+  g_return_val_if_fail (image != NULL, NULL);
+
+  options = options_or_default (options, &defaults);
+  if (!check_options (options, "Heightmap image", error))
+    return NULL;
+
+  kind = terrain_image_get_format (image);
+  w = terrain_image_get_width (image);
+  h = terrain_image_get_height (image);
+  stride = terrain_image_get_stride (image);
+  pixels = terrain_image_get_data (image, NULL);
+  has_nodata = !isnan (options->nodata);
+  scale = options->vertical_scale;
+  offset = options->vertical_offset;
+
+  if (format == TERRAIN_HEIGHTMAP_GRAY && kind == TERRAIN_IMAGE_RGBA8)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                           "Heightmap image: a colour image is not a greyscale heightmap (for "
+                           "Mapbox Terrain-RGB or Terrarium encodings, name the encoding)");
+      return NULL;
+    }
+  if ((format == TERRAIN_HEIGHTMAP_TERRAIN_RGB || format == TERRAIN_HEIGHTMAP_TERRARIUM) &&
+      kind != TERRAIN_IMAGE_RGBA8)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "Heightmap image: a greyscale image cannot hold %s heights (RGB needed)",
+                   format == TERRAIN_HEIGHTMAP_TERRAIN_RGB ? "Terrain-RGB" : "Terrarium");
+      return NULL;
+    }
+  if (format != TERRAIN_HEIGHTMAP_GRAY && format != TERRAIN_HEIGHTMAP_TERRAIN_RGB &&
+      format != TERRAIN_HEIGHTMAP_TERRARIUM)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                           "Heightmap image: only greyscale, Terrain-RGB and Terrarium images "
+                           "hold heights");
+      return NULL;
+    }
+  if (w == 0 || h == 0 || w > TERRAIN_HEIGHTFIELD_MAX_SIDE || h > TERRAIN_HEIGHTFIELD_MAX_SIDE)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                   "Heightmap image: %u x %u pixels is outside 1 to %u on a side", w, h,
+                   TERRAIN_HEIGHTFIELD_MAX_SIDE);
+      return NULL;
+    }
+
+  /* 16-bit grey: keep the decoded image as the storage. */
+  if (kind == TERRAIN_IMAGE_GRAY16 && !has_nodata && stride == (gsize) w * 2)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new_with_free_func (pixels, (gsize) h * stride,
+                                                            (GDestroyNotify) terrain_image_unref,
+                                                            terrain_image_ref (image));
+
+      return terrain_heightfield_new_for_storage (w, h, HEIGHTFIELD_U16, bytes, 0, scale, offset,
+                                                  spacing_or (options, 1.0));
+    }
+
+  field = new_float_field (w, h, options, 1.0, error);
+  if (field == NULL)
+    return NULL;
+  out = terrain_heightfield_get_data (field, NULL);
+  if (has_nodata)
+    mask = g_malloc0 ((gsize) w * h);
+
+  for (guint y = 0; y < h; y++)
+    {
+      const guint8 *row = pixels + (gsize) y * stride;
+
+      for (guint x = 0; x < w; x++)
+        {
+          gsize i = (gsize) y * w + x;
+          gdouble value;
+
+          switch (kind)
+            {
+            case TERRAIN_IMAGE_GRAY8:
+              value = row[x];
+              break;
+            case TERRAIN_IMAGE_GRAY16:
+              {
+                guint16 v;
+
+                memcpy (&v, row + 2 * (gsize) x, 2);
+                value = v;
+              }
+              break;
+            case TERRAIN_IMAGE_RGBA8:
+            default:
+              {
+                const guint8 *p = row + 4 * (gsize) x;
+
+                if (format == TERRAIN_HEIGHTMAP_TERRAIN_RGB)
+                  value = -10000.0 + (p[0] * 65536.0 + p[1] * 256.0 + p[2]) * 0.1;
+                else
+                  value = p[0] * 256.0 + p[1] + p[2] / 256.0 - 32768.0;
+              }
+              break;
+            }
+
+          if (has_nodata && value == options->nodata)
+            mask[i] = 1;
+          out[i] = (gfloat) (value * scale + offset);
+        }
+    }
+
+  if (mask != NULL && !finish_voids (field, mask, "Heightmap image", error))
+    return NULL;
+
+  return g_steal_pointer (&field);
+}
+
+/**
+ * terrain_heightfield_new_from_raw16:
+ * @bytes: headerless little-endian U16 samples, row 0 (north) first
+ * @options: (nullable): the grid size (@raw_width, @raw_height; a square is
+ *   inferred from the length when both are 0), vertical scale and offset,
+ *   spacing and no-data value
+ * @error: return location for a #GError
+ *
+ * Reads a raw16 heightmap, TGEA's input format: metres = value × vertical
+ * scale + vertical offset. The grid is a view of @bytes (memory-mapped when
+ * it comes from [func@Terrain.Heightfield.load]), not a copy, unless a
+ * no-data value asks for voids to be filled.
+ *
+ * Returns: (transfer full) (nullable): the heightfield, or %NULL with
+ *   %TERRAIN_ERROR_INVALID_VALUE when the length does not match the given
+ *   size or is not that of a square grid
+ */
+TerrainHeightfield *
+terrain_heightfield_new_from_raw16 (GBytes                           *bytes,
+                                    const TerrainHeightfieldOptions  *options,
+                                    GError                          **error)
+{
+  TerrainHeightfieldOptions defaults;
+  gsize size = 0;
+  const guint8 *data;
+  guint64 samples;
+  guint w, h;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  options = options_or_default (options, &defaults);
+  if (!check_options (options, "Raw16 heightmap", error))
+    return NULL;
+
+  data = g_bytes_get_data (bytes, &size);
+  if (size % 2 != 0 || size == 0)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "Raw16 heightmap: %" G_GSIZE_FORMAT " bytes is not a whole, non-zero number "
+                   "of 16-bit samples", size);
+      return NULL;
+    }
+  samples = size / 2;
+
+  w = options->raw_width;
+  h = options->raw_height;
+  if (w == 0 && h == 0)
+    {
+      w = h = exact_sqrt (samples);
+      if (w == 0)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "Raw16 heightmap: %" G_GUINT64_FORMAT " samples do not make a square "
+                       "grid; give the size (WIDTHxHEIGHT)", samples);
+          return NULL;
+        }
+    }
+  else if (h == 0 || w == 0)
+    {
+      guint given = MAX (w, h);
+
+      if (samples % given != 0)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "Raw16 heightmap: %" G_GUINT64_FORMAT " samples are not a whole number "
+                       "of rows of %u", samples, given);
+          return NULL;
+        }
+      if (w == 0)
+        w = (guint) MIN (samples / given, (guint64) G_MAXUINT);
+      else
+        h = (guint) MIN (samples / given, (guint64) G_MAXUINT);
+    }
+  if ((guint64) w * h != samples)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "Raw16 heightmap: %u x %u samples need %" G_GUINT64_FORMAT " bytes, the "
+                   "file has %" G_GSIZE_FORMAT, w, h, (guint64) w * h * 2, size);
+      return NULL;
+    }
+  if (w > TERRAIN_HEIGHTFIELD_MAX_SIDE || h > TERRAIN_HEIGHTFIELD_MAX_SIDE)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                   "Raw16 heightmap: %u x %u samples is more than %u on a side", w, h,
+                   TERRAIN_HEIGHTFIELD_MAX_SIDE);
+      return NULL;
+    }
+
+  if (isnan (options->nodata))
+    return terrain_heightfield_new_for_storage (w, h, HEIGHTFIELD_U16_LE, bytes, 0,
+                                                options->vertical_scale,
+                                                options->vertical_offset,
+                                                spacing_or (options, 1.0));
+
+  {
+    g_autoptr(TerrainHeightfield) field = new_float_field (w, h, options, 1.0, error);
+    g_autofree guint8 *mask = NULL;
+    gfloat *out;
+
+    if (field == NULL)
+      return NULL;
+    out = terrain_heightfield_get_data (field, NULL);
+    mask = g_malloc0 (samples);
+    for (gsize i = 0; i < samples; i++)
+      {
+        guint16 v = (guint16) (data[2 * i] | (data[2 * i + 1] << 8));
+
+        mask[i] = v == options->nodata;
+        out[i] = (gfloat) (v * options->vertical_scale + options->vertical_offset);
+      }
+    if (!finish_voids (field, mask, "Raw16 heightmap", error))
+      return NULL;
+    return g_steal_pointer (&field);
+  }
+}
+
+/**
+ * terrain_heightfield_new_from_hgt:
+ * @bytes: an SRTM `.hgt` tile: big-endian S16 metres, row 0 the north edge
+ * @options: (nullable): vertical scale and offset and spacing (by default
+ *   90 m for 1201² SRTM3 tiles, 30 m for 3601² SRTM1 tiles, else 1 m)
+ * @error: return location for a #GError
+ *
+ * Reads an SRTM tile. The side follows from the file length (a square);
+ * voids (−32768, or the no-data value when one is given) are filled by
+ * interpolating the valid samples along the row and the column around them.
+ *
+ * Returns: (transfer full) (nullable): the heightfield, or %NULL with
+ *   %TERRAIN_ERROR_INVALID_VALUE when the length is not that of a square
+ *   grid of 16-bit samples or every sample is void
+ */
+TerrainHeightfield *
+terrain_heightfield_new_from_hgt (GBytes                           *bytes,
+                                  const TerrainHeightfieldOptions  *options,
+                                  GError                          **error)
+{
+  TerrainHeightfieldOptions defaults;
+  g_autoptr(TerrainHeightfield) field = NULL;
+  g_autofree guint8 *mask = NULL;
+  gsize size = 0;
+  const guint8 *data;
+  gfloat *out;
+  guint side;
+  gdouble spacing;
+  gboolean any_void = FALSE;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  options = options_or_default (options, &defaults);
+  if (!check_options (options, "HGT", error))
+    return NULL;
+
+  data = g_bytes_get_data (bytes, &size);
+  side = size % 2 == 0 ? exact_sqrt (size / 2) : 0;
+  if (side == 0 || side > TERRAIN_HEIGHTFIELD_MAX_SIDE)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "HGT: %" G_GSIZE_FORMAT " bytes is not a square grid of 16-bit samples "
+                   "(1201 x 1201 or 3601 x 3601 for SRTM tiles)", size);
+      return NULL;
+    }
+
+  spacing = side == HGT_SRTM3_SIDE ? HGT_SRTM3_SPACING :
+            side == HGT_SRTM1_SIDE ? HGT_SRTM1_SPACING : 1.0;
+  field = new_float_field (side, side, options, spacing, error);
+  if (field == NULL)
+    return NULL;
+  out = terrain_heightfield_get_data (field, NULL);
+  mask = g_malloc0 ((gsize) side * side);
+
+  for (gsize i = 0; i < (gsize) side * side; i++)
+    {
+      gint16 v = (gint16) (guint16) ((data[2 * i] << 8) | data[2 * i + 1]);
+
+      if (v == HGT_VOID || v == options->nodata)
+        {
+          mask[i] = 1;
+          any_void = TRUE;
+        }
+      out[i] = (gfloat) (v * options->vertical_scale + options->vertical_offset);
+    }
+
+  if (any_void && !finish_voids (field, mask, "HGT", error))
+    return NULL;
+  return g_steal_pointer (&field);
+}
+
+static void
+apply_scale (TerrainHeightfield              *field,
+             const TerrainHeightfieldOptions *options)
+{
+  gsize n = 0;
+  gfloat *data = terrain_heightfield_get_data (field, &n);
+
+  if (options->vertical_scale == 1.0 && options->vertical_offset == 0.0)
+    return;
+  for (gsize i = 0; i < n; i++)
+    data[i] = (gfloat) (data[i] * options->vertical_scale + options->vertical_offset);
+}
+
+static TerrainHeightfield *
+from_tnt (GBytes                           *bytes,
+          const TerrainHeightfieldOptions  *options,
+          GError                          **error)
+{
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new_from_bytes (bytes, NULL, error);
+  g_autoptr(TerrainHeightfield) field = NULL;
+  gfloat *out;
+  guint w, h;
+
+  if (map == NULL)
+    return NULL;
+  w = terrain_tnt_map_get_width (map);
+  h = terrain_tnt_map_get_height (map);
+  field = new_float_field (w, h, options, TNT_CELL_SPACING, error);
+  if (field == NULL)
+    return NULL;
+  out = terrain_heightfield_get_data (field, NULL);
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      out[(gsize) y * w + x] = terrain_tnt_map_get_cell_height (map, x, y);
+  apply_scale (field, options);
+  return g_steal_pointer (&field);
+}
+
+static TerrainHeightfield *
+from_ter (GBytes                           *bytes,
+          const TerrainHeightfieldOptions  *options,
+          GError                          **error)
+{
+  g_autoptr(TerrainTerFile) ter = terrain_ter_file_new_from_bytes (bytes, NULL, error);
+  TerrainHeightfield *field;
+
+  if (ter == NULL)
+    return NULL;
+  field = terrain_ter_file_to_heightfield (ter, options->spacing, error);
+  if (field != NULL)
+    apply_scale (field, options);
+  return field;
+}
+
+/**
+ * terrain_heightmap_format_detect:
+ * @bytes: (nullable): the file's contents
+ * @filename: (nullable): the file's name, for its extension
+ *
+ * Guesses a height source: a PNG signature or `.png` means greyscale (the
+ * RGB encodings must be named, since any colour image could be one),
+ * `.hgt` SRTM, `.raw`, `.r16` or `.r16le` raw16, `.ter` Torque, `.tnt` TA.
+ *
+ * Returns: the format, or %TERRAIN_HEIGHTMAP_AUTO when it is unknown
+ */
+TerrainHeightmapFormat
+terrain_heightmap_format_detect (GBytes     *bytes,
+                                 const char *filename)
+{
+  static const guint8 png_magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  static const struct { const char *extension; TerrainHeightmapFormat format; } extensions[] = {
+    { "png", TERRAIN_HEIGHTMAP_GRAY },
+    { "hgt", TERRAIN_HEIGHTMAP_HGT },
+    { "raw", TERRAIN_HEIGHTMAP_RAW16 },
+    { "r16", TERRAIN_HEIGHTMAP_RAW16 },
+    { "r16le", TERRAIN_HEIGHTMAP_RAW16 },
+    { "ter", TERRAIN_HEIGHTMAP_TER },
+    { "tnt", TERRAIN_HEIGHTMAP_TNT },
+  };
+  const char *dot;
+
+  if (bytes != NULL)
+    {
+      gsize size = 0;
+      const guint8 *data = g_bytes_get_data (bytes, &size);
+
+      if (size >= sizeof png_magic && memcmp (data, png_magic, sizeof png_magic) == 0)
+        return TERRAIN_HEIGHTMAP_GRAY;
+    }
+
+  dot = filename != NULL ? strrchr (filename, '.') : NULL;
+  if (dot != NULL && strchr (dot, G_DIR_SEPARATOR) == NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (extensions); i++)
+      if (g_ascii_strcasecmp (dot + 1, extensions[i].extension) == 0)
+        return extensions[i].format;
+
+  return TERRAIN_HEIGHTMAP_AUTO;
+}
+
+/**
+ * terrain_heightmap_format_from_name:
+ * @name: a name: `gray` (or `grey`, `png`), `terrain-rgb` (or `mapbox`),
+ *   `terrarium`, `raw16` (or `raw`, `r16`), `hgt` (or `srtm`), `ter`, `tnt`,
+ *   `auto`; case is ignored
+ *
+ * Looks a height source up by name, as the command line names it.
+ *
+ * Returns: the format, or %TERRAIN_HEIGHTMAP_AUTO for `auto` and unknown
+ *   names
+ */
+TerrainHeightmapFormat
+terrain_heightmap_format_from_name (const char *name)
+{
+  static const struct { const char *name; TerrainHeightmapFormat format; } names[] = {
+    { "gray", TERRAIN_HEIGHTMAP_GRAY },
+    { "grey", TERRAIN_HEIGHTMAP_GRAY },
+    { "png", TERRAIN_HEIGHTMAP_GRAY },
+    { "terrain-rgb", TERRAIN_HEIGHTMAP_TERRAIN_RGB },
+    { "mapbox", TERRAIN_HEIGHTMAP_TERRAIN_RGB },
+    { "terrarium", TERRAIN_HEIGHTMAP_TERRARIUM },
+    { "raw16", TERRAIN_HEIGHTMAP_RAW16 },
+    { "raw", TERRAIN_HEIGHTMAP_RAW16 },
+    { "r16", TERRAIN_HEIGHTMAP_RAW16 },
+    { "hgt", TERRAIN_HEIGHTMAP_HGT },
+    { "srtm", TERRAIN_HEIGHTMAP_HGT },
+    { "ter", TERRAIN_HEIGHTMAP_TER },
+    { "tnt", TERRAIN_HEIGHTMAP_TNT },
+  };
+
+  g_return_val_if_fail (name != NULL, TERRAIN_HEIGHTMAP_AUTO);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (name, names[i].name) == 0)
+      return names[i].format;
+  return TERRAIN_HEIGHTMAP_AUTO;
+}
+
+/**
+ * terrain_heightfield_new_from_bytes:
+ * @bytes: the source's contents
+ * @filename: (nullable): the source's name, for its extension when the
+ *   format is automatic, and for messages
+ * @options: (nullable): how to read the source, or %NULL for the defaults
+ * @error: return location for a #GError
+ *
+ * Reads heights from any source [enum@Terrain.HeightmapFormat] names
+ * (detected with [func@Terrain.heightmap_format_detect] when
+ * @options asks for %TERRAIN_HEIGHTMAP_AUTO). Raw16 grids stay views of
+ * @bytes.
+ *
+ * Returns: (transfer full) (nullable): the heightfield, or %NULL with
+ *   %TERRAIN_ERROR_UNKNOWN_FORMAT when the format cannot be told, or the
+ *   source's error
+ */
+TerrainHeightfield *
+terrain_heightfield_new_from_bytes (GBytes                           *bytes,
+                                    const char                       *filename,
+                                    const TerrainHeightfieldOptions  *options,
+                                    GError                          **error)
+{
+  TerrainHeightfieldOptions defaults;
+  TerrainHeightmapFormat format;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  options = options_or_default (options, &defaults);
+  if (!check_options (options, filename != NULL ? filename : "Heightmap", error))
+    return NULL;
+
+  format = options->format;
+  if (format == TERRAIN_HEIGHTMAP_AUTO)
+    format = terrain_heightmap_format_detect (bytes, filename);
+
+  switch (format)
+    {
+    case TERRAIN_HEIGHTMAP_GRAY:
+    case TERRAIN_HEIGHTMAP_TERRAIN_RGB:
+    case TERRAIN_HEIGHTMAP_TERRARIUM:
+      {
+        g_autoptr(TerrainImage) image = terrain_image_load_png_bytes (bytes, error);
+
+        if (image == NULL)
+          return NULL;
+        return terrain_heightfield_new_from_image (image, format, options, error);
+      }
+    case TERRAIN_HEIGHTMAP_RAW16:
+      return terrain_heightfield_new_from_raw16 (bytes, options, error);
+    case TERRAIN_HEIGHTMAP_HGT:
+      return terrain_heightfield_new_from_hgt (bytes, options, error);
+    case TERRAIN_HEIGHTMAP_TER:
+      return from_ter (bytes, options, error);
+    case TERRAIN_HEIGHTMAP_TNT:
+      return from_tnt (bytes, options, error);
+    case TERRAIN_HEIGHTMAP_AUTO:
+    default:
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT,
+                           "Heightmap: not a source libterrain recognises (PNG, .raw/.r16, "
+                           ".hgt, .ter, .tnt); name the format");
+      return NULL;
+    }
+}
+
+/**
+ * terrain_heightfield_load:
+ * @file: the source
+ * @options: (nullable): how to read it, or %NULL for the defaults
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads heights from a file (see [ctor@Terrain.Heightfield.new_from_bytes]).
+ * Local files are memory-mapped, so a raw16 grid is read in place and costs
+ * no memory beyond the pages the builder touches.
+ *
+ * Returns: (transfer full) (nullable): the heightfield, or %NULL with a
+ *   %TERRAIN_ERROR
+ */
+TerrainHeightfield *
+terrain_heightfield_load (GFile                            *file,
+                          const TerrainHeightfieldOptions  *options,
+                          GCancellable                     *cancellable,
+                          GError                          **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = NULL;
+  TerrainHeightfield *field;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  bytes = terrain_file_load_bytes (file, cancellable, error);
+  if (bytes == NULL)
+    return NULL;
+  name = g_file_get_basename (file);
+  field = terrain_heightfield_new_from_bytes (bytes, name, options, error);
+  if (field == NULL)
+    {
+      g_autofree char *parse_name = g_file_get_parse_name (file);
+
+      g_prefix_error (error, "%s: ", parse_name);
+    }
+  return field;
+}

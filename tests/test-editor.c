@@ -1,0 +1,279 @@
+/* test-editor.c: the editor under Xvfb
+ *
+ * Drives the application as a user would: opens a generated map, moves the
+ * sea level, paints a brush stroke, undoes it, saves through win.save-as
+ * and checks the saved bytes; renders the 2D view of the corpus map ban.tnt
+ * to a PNG and checks it is not blank.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <libterrain.h>
+
+#include "terrain-editor-application.h"
+#include "terrain-editor-window.h"
+
+static TerrainEditorApplication *app;
+
+static void
+iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static TerrainEditorWindow *
+open_and_wait (GFile *file)
+{
+  TerrainEditorWindow *window;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  window = TERRAIN_EDITOR_WINDOW (terrain_editor_application_open_file (app, file));
+  while (terrain_editor_window_get_busy (window) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (terrain_editor_window_get_busy (window));
+  g_assert_null (terrain_editor_window_get_error_message (window));
+  g_assert_nonnull (terrain_editor_window_get_document (window));
+  return window;
+}
+
+static void
+close_window (TerrainEditorWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate (50);
+}
+
+static void
+test_edit_and_save (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-editor-XXXXXX", &error);
+  g_autofree char *map_path = g_build_filename (dir, "generated.tnt", NULL);
+  g_autofree char *out_path = g_build_filename (dir, "saved.tnt", NULL);
+  g_autoptr(GFile) map_file = g_file_new_for_path (map_path);
+  g_autoptr(GFile) out_file = g_file_new_for_path (out_path);
+  g_autofree char *out_uri = g_file_get_uri (out_file);
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new (32, 32, &error);
+  g_autoptr(GBytes) original = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  g_autoptr(TerrainTntMap) reference = NULL;
+  g_autoptr(TerrainCommand) command = NULL;
+  TerrainEditorWindow *window;
+  TerrainTntMap *edited;
+  TerrainCommandStack *stack;
+  GtkAdjustment *sea;
+  const double stroke[] = { 10, 10, 12, 10, 14, 11 };
+  gsize offset, size;
+  const guint8 *a, *b;
+
+  g_assert_no_error (error);
+  for (guint y = 0; y < 32; y++)
+    for (guint x = 0; x < 32; x++)
+      terrain_tnt_map_set_cell_height (map, x, y, (guint8) (x + y));
+  terrain_tnt_map_set_sea_level (map, 20);
+  g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), map_file, NULL, &error));
+  g_assert_no_error (error);
+  original = g_file_load_bytes (map_file, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  window = open_and_wait (map_file);
+  edited = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  stack = terrain_editor_window_get_command_stack (window);
+
+  /* Sea level: the slider's adjustment, one undo step for a drag. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "sea-level");
+  sea = GTK_ADJUSTMENT (gtk_widget_get_template_child (GTK_WIDGET (window), TERRAIN_EDITOR_TYPE_WINDOW,
+                                                       "sea_adjustment"));
+  g_assert_cmpfloat (gtk_adjustment_get_value (sea), ==, 20);
+  gtk_adjustment_set_value (sea, 90);
+  gtk_adjustment_set_value (sea, 100);
+  g_assert_cmpuint (terrain_tnt_map_get_sea_level (edited), ==, 100);
+  g_assert_cmpuint (terrain_command_stack_get_undo_depth (stack), ==, 1);
+  g_assert_false (terrain_command_stack_get_clean (stack));
+
+  /* A brush stroke of three dabs is one undo step. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "brush");
+  terrain_editor_window_brush_stroke (window, stroke, G_N_ELEMENTS (stroke) / 2);
+  g_assert_cmpuint (terrain_command_stack_get_undo_depth (stack), ==, 2);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (edited, 10, 10), >, 20);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (edited, 30, 30), ==, 60);
+
+  /* Undo takes the whole stroke back, the sea level stays. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_cmpuint (terrain_command_stack_get_undo_depth (stack), ==, 1);
+  for (guint y = 0; y < 32; y++)
+    for (guint x = 0; x < 32; x++)
+      g_assert_cmpuint (terrain_tnt_map_get_cell_height (edited, x, y), ==, x + y);
+  g_assert_cmpuint (terrain_tnt_map_get_sea_level (edited), ==, 100);
+  g_assert_cmpfloat (gtk_adjustment_get_value (sea), ==, 100);
+
+  /* Save as, to a given file. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save-as", "s", out_uri);
+  g_assert_null (terrain_editor_window_get_error_message (window));
+  g_assert_true (terrain_command_stack_get_clean (stack));
+  g_assert_true (g_file_equal (terrain_editor_window_get_file (window), out_file));
+  saved = g_file_load_bytes (out_file, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Exactly the sea-level edit: the same command on a fresh copy writes
+   * the same bytes, and only the header differs from the original. */
+  reference = terrain_tnt_map_new_from_bytes (original, NULL, &error);
+  g_assert_no_error (error);
+  command = terrain_tnt_edit_new_sea_level (reference, 100);
+  g_assert_true (terrain_command_apply (command, &error));
+  expected = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (reference), &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (saved, expected));
+  g_assert_cmpuint (g_bytes_get_size (saved), ==, g_bytes_get_size (original));
+  g_assert_true (terrain_tnt_map_get_section_span (reference, TERRAIN_TNT_SECTION_HEADER, &offset, &size));
+  a = g_bytes_get_data (original, NULL);
+  b = g_bytes_get_data (saved, NULL);
+  for (gsize i = 0; i < g_bytes_get_size (saved); i++)
+    if (a[i] != b[i])
+      g_assert_true (i >= offset && i < offset + size);
+  g_assert_cmpmem (a + offset + size, g_bytes_get_size (saved) - offset - size,
+                   b + offset + size, g_bytes_get_size (saved) - offset - size);
+
+  close_window (window);
+  g_unlink (out_path);
+  g_unlink (map_path);
+  g_rmdir (dir);
+}
+
+static void
+test_open_error (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/terrain-editor-test.tnt");
+  TerrainEditorWindow *window = TERRAIN_EDITOR_WINDOW (terrain_editor_application_open_file (app, file));
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (terrain_editor_window_get_busy (window) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  /* The failure is shown in the window, which stays usable. */
+  g_assert_nonnull (terrain_editor_window_get_error_message (window));
+  g_assert_null (terrain_editor_window_get_document (window));
+  g_assert_true (terrain_editor_window_is_empty (window));
+  close_window (window);
+}
+
+static GdkTexture *
+render_widget (GtkWidget *widget)
+{
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  GdkTexture *texture;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_object_unref (paintable);
+  return texture;
+}
+
+static guint
+count_colours (GdkTexture *texture)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (gsize i = 0; i < (gsize) width * height; i += 7)
+    g_hash_table_add (colours, GUINT_TO_POINTER (((guint32 *) data)[i]));
+  return g_hash_table_size (colours);
+}
+
+static void
+test_render_ban (void)
+{
+  const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");
+  g_autofree char *map_path = NULL;
+  g_autofree char *palette_path = NULL;
+  g_autofree char *png = NULL;
+  g_autofree char *window_png = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GdkTexture) window_texture = NULL;
+  const char *out_dir = g_getenv ("TERRAIN_EDITOR_SCREENSHOT_DIR");
+  TerrainEditorWindow *window;
+  GtkWidget *view;
+  gint64 deadline;
+
+  if (corpus == NULL)
+    {
+      g_test_skip ("TERRAIN_CORPUS_DIR is not set");
+      return;
+    }
+  map_path = g_build_filename (corpus, "ta", "maps", "ban.tnt", NULL);
+  palette_path = g_build_filename (corpus, "ta", "PALETTE.PAL", NULL);
+  if (!g_file_test (map_path, G_FILE_TEST_EXISTS) || !g_file_test (palette_path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("ban.tnt or PALETTE.PAL is not in the corpus");
+      return;
+    }
+
+  g_settings_set_string (terrain_editor_application_get_settings (app), "palette-path", palette_path);
+  g_assert_nonnull (terrain_editor_application_get_palette (app));
+  file = g_file_new_for_path (map_path);
+  window = open_and_wait (file);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+
+  view = terrain_editor_window_get_map_view (window);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while ((!gtk_widget_get_mapped (view) || gtk_widget_get_width (view) < 100)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  iterate (500);
+  g_assert_cmpint (gtk_widget_get_width (view), >=, 100);
+
+  texture = render_widget (view);
+  g_assert_cmpuint (count_colours (texture), >, 50);
+  png = g_build_filename (out_dir != NULL ? out_dir : g_get_tmp_dir (), "editor-2d-view.png", NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+  g_test_message ("2D view: %s", png);
+
+  window_texture = render_widget (GTK_WIDGET (window));
+  window_png = g_build_filename (out_dir != NULL ? out_dir : g_get_tmp_dir (), "editor-2d.png", NULL);
+  g_assert_true (gdk_texture_save_to_png (window_texture, window_png));
+  g_test_message ("window: %s", window_png);
+
+  close_window (window);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  app = terrain_editor_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/Terrain/Editor/edit-and-save", test_edit_and_save);
+  g_test_add_func ("/Terrain/Editor/open-error", test_open_error);
+  g_test_add_func ("/Terrain/Editor/render-ban", test_render_ban);
+  status = g_test_run ();
+
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+  return status;
+}
