@@ -451,8 +451,16 @@ atlas_compact (int    argc,
       terrain_cli_error (argv[2], error);
       return TERRAIN_EXIT_ERROR;
     }
-  g_print (_("%s: %" G_GSIZE_FORMAT " bytes (was %" G_GSIZE_FORMAT ")\n"), argv[2],
-           terrain_atlas_file_get_size (compact), terrain_atlas_file_get_size (file));
+  {
+    g_autofree char *new_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                                 terrain_atlas_file_get_size (compact));
+    g_autofree char *old_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                                 terrain_atlas_file_get_size (file));
+
+    /* Translators: the first %s is a file name, the second its new size in
+     * bytes, the third its size in bytes before compacting. */
+    g_print (_("%s: %s bytes (was %s)\n"), argv[2], new_size, old_size);
+  }
   return TERRAIN_EXIT_OK;
 }
 

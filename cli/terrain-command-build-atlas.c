@@ -223,15 +223,7 @@ terrain_command_build_atlas (int    argc,
       N_("Print nothing but errors"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context =
-    terrain_cli_option_context ("build-atlas", _("HEIGHTMAP -o OUT.atlas"),
-                                _("Build a Torque (TGEA) Atlas file from a heightmap (8/16-bit "
-                                  "grey, Terrain-RGB or Terrarium PNG, raw16, SRTM .hgt, Torque "
-                                  ".ter, TA .tnt) and optionally a texture: a chunked-LOD "
-                                  "geometry tree within the error given, texture tiles, and the "
-                                  "config TGEA reads. A progress bar is shown when stderr is a "
-                                  "terminal."),
-                                entries);
+  g_autoptr(GOptionContext) context = g_option_context_new (_("HEIGHTMAP -o OUT.atlas"));
   g_autoptr(TerrainHeightfield) field = NULL;
   g_autoptr(TerrainAtlasBuilder) builder = NULL;
   g_autoptr(TerrainCliProgress) progress = NULL;
@@ -241,6 +233,21 @@ terrain_command_build_atlas (int    argc,
   gboolean usage = FALSE;
   guint columns = 0, rows = 0;
 
+  /* Not terrain_cli_option_context(): its --format (read files as FORMAT)
+   * would clash with the texture --format, and heightmaps have their own
+   * --heightmap-format. */
+  g_option_context_set_summary (context,
+                                _("Build a Torque (TGEA) Atlas file from a heightmap (8/16-bit "
+                                  "grey, Terrain-RGB or Terrarium PNG, raw16, SRTM .hgt, Torque "
+                                  ".ter, TA .tnt) and optionally a texture: a chunked-LOD "
+                                  "geometry tree within the error given, texture tiles, and the "
+                                  "config TGEA reads. A progress bar is shown when stderr is a "
+                                  "terminal."));
+  g_option_context_set_description (context,
+                                    _("Exit status: 0 success; 1 findings (validate) or "
+                                      "mismatch (roundtrip); 2 a file could not be read or "
+                                      "written; 64 bad usage."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   terrain_cli_add_heightmap_options (context);
   if (!terrain_cli_parse (context, &argc, &argv))
     return TERRAIN_EXIT_USAGE;
@@ -380,13 +387,23 @@ terrain_command_build_atlas (int    argc,
   if (!quiet)
     {
       const TerrainAtlasBuildStats *stats = terrain_atlas_builder_get_stats (builder);
+      g_autofree char *file_size = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->file_size);
+      g_autofree char *n_vertices = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->n_vertices);
+      g_autofree char *n_triangles = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                      stats->n_triangles +
+                                                      stats->n_skirt_triangles);
+      g_autofree char *n_skirt = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                  stats->n_skirt_triangles);
 
-      g_print (_("%s: %" G_GUINT64_FORMAT " bytes; geometry depth %u (leaves of %u cells), "
-                 "%u chunks, %" G_GUINT64_FORMAT " vertices, %" G_GUINT64_FORMAT
-                 " triangles (%" G_GUINT64_FORMAT " in skirts); %u texture tiles\n"),
-               output_path, stats->file_size, stats->tree_depth, stats->leaf_size,
-               stats->n_chunks, stats->n_vertices, stats->n_triangles + stats->n_skirt_triangles,
-               stats->n_skirt_triangles, stats->n_texture_tiles);
+      /* Translators: in order: the output file name, its size in bytes (%s),
+       * the geometry tree depth (%u), the leaf chunk size in cells (%u), the
+       * number of chunks (%u), of vertices (%s), of triangles (%s), of those
+       * in skirts (%s) and of texture tiles (%u). */
+      g_print (_("%s: %s bytes; geometry depth %u (leaves of %u cells), "
+                 "%u chunks, %s vertices, %s triangles (%s in skirts); "
+                 "%u texture tiles\n"),
+               output_path, file_size, stats->tree_depth, stats->leaf_size,
+               stats->n_chunks, n_vertices, n_triangles, n_skirt, stats->n_texture_tiles);
       if (stats->tree_depth != stats->requested_depth)
         g_print (_("%s: depth raised from %u to %u so that leaf chunks fit 16-bit indices and "
                    "collision offsets\n"), output_path, stats->requested_depth,

@@ -130,10 +130,16 @@ hpi_extract (int    argc,
   for (guint i = 0; i < terrain_hpi_archive_get_n_files (archive); i++)
     total += terrain_hpi_archive_get_file_size (archive, i);
   if (!quiet)
-    g_print (_("%s: %u files, %" G_GUINT64_FORMAT " bytes extracted to %s (%.1f ms, "
-               "%.1f MB/s)\n"),
-             argv[1], terrain_hpi_archive_get_n_files (archive), total, argv[2],
-             elapsed / 1000.0, (double) total / (double) elapsed);
+    {
+      g_autofree char *total_str = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
+
+      /* Translators: in order: the archive name, the number of files (%u),
+       * the bytes extracted (%s), the output folder, the time in
+       * milliseconds and the throughput. */
+      g_print (_("%s: %u files, %s bytes extracted to %s (%.1f ms, %.1f MB/s)\n"),
+               argv[1], terrain_hpi_archive_get_n_files (archive), total_str, argv[2],
+               elapsed / 1000.0, (double) total / (double) elapsed);
+    }
   return TERRAIN_EXIT_OK;
 }
 
@@ -325,8 +331,13 @@ hpi_pack (int    argc,
       terrain_cli_error (argv[1], error);
       return TERRAIN_EXIT_ERROR;
     }
-  g_print (_("%s: %u files, %" G_GSIZE_FORMAT " bytes\n"), argv[1], packer.added,
-           g_bytes_get_size (bytes));
+  {
+    g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT, g_bytes_get_size (bytes));
+
+    /* Translators: the archive name, the number of files packed (%u) and
+     * the archive size in bytes (%s). */
+    g_print (_("%s: %u files, %s bytes\n"), argv[1], packer.added, size);
+  }
   return TERRAIN_EXIT_OK;
 }
 

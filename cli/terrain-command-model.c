@@ -425,17 +425,29 @@ model_roundtrip (int    argc,
 
       if (!json)
         {
+          g_autofree char *stored_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                                          g_bytes_get_size (stored));
+          g_autofree char *offset = g_strdup_printf ("%" G_GSIZE_FORMAT, difference);
+          g_autofree char *written_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                                           g_bytes_get_size (recompressed));
+          g_autofree char *image_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                                         g_bytes_get_size (image));
+
           if (exact)
-            g_print (_("%s: stored write byte-exact (%" G_GSIZE_FORMAT " bytes)"), argv[i],
-                     g_bytes_get_size (stored));
+            /* Translators: a file name, then its size in bytes. */
+            g_print (_("%s: stored write byte-exact (%s bytes)"), argv[i], stored_size);
           else
-            g_print (_("%s: stored write MISMATCH at byte offset %" G_GSIZE_FORMAT ", in %s"),
-                     argv[i], difference, section);
+            /* Translators: a file name, the byte offset of the first
+             * difference, then the name of the section holding it. */
+            g_print (_("%s: stored write MISMATCH at byte offset %s, in %s"),
+                     argv[i], offset, section);
           if (same_image)
-            g_print (_("; %s write (%" G_GSIZE_FORMAT " bytes) reads back to the same %"
-                       G_GSIZE_FORMAT "-byte DAT1\n"),
+            /* Translators: the first %s is "re-compressed" or "fresh", the
+             * second the size of that write in bytes, the third the size in
+             * bytes of the DAT1 image it decompresses to. */
+            g_print (_("; %s write (%s bytes) reads back to the same %s-byte DAT1\n"),
                      compressed ? _("re-compressed") : _("fresh"),
-                     g_bytes_get_size (recompressed), g_bytes_get_size (image));
+                     written_size, image_size);
           else
             g_print (_("; %s write reads back to a DIFFERENT DAT1\n"),
                      compressed ? _("re-compressed") : _("fresh"));

@@ -260,10 +260,18 @@ ota_set (int    argc,
           terrain_cli_error (argv[1], error);
           return TERRAIN_EXIT_ERROR;
         }
-      g_print (_("%u changes; would write %" G_GSIZE_FORMAT " bytes (now %" G_GSIZE_FORMAT
-                 ") to %s\n"), changes, g_bytes_get_size (written),
-               source != NULL ? g_bytes_get_size (source) : 0,
-               output != NULL ? output : argv[1]);
+      {
+        g_autofree char *new_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                                     g_bytes_get_size (written));
+        g_autofree char *old_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                                     source != NULL ?
+                                                     g_bytes_get_size (source) : 0);
+
+        /* Translators: the number of changes (%u), the size that would be
+         * written in bytes, the current size in bytes, then a file name. */
+        g_print (_("%u changes; would write %s bytes (now %s) to %s\n"), changes,
+                 new_size, old_size, output != NULL ? output : argv[1]);
+      }
       return TERRAIN_EXIT_OK;
     }
 

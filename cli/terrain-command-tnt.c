@@ -435,18 +435,35 @@ print_ranges (TerrainTntMap *map,
         {
           g_autofree char *where = terrain_document_describe_offset (TERRAIN_DOCUMENT (map),
                                                                      start);
+          g_autofree char *first = g_strdup_printf ("%" G_GSIZE_FORMAT, start);
+          g_autofree char *final = g_strdup_printf ("%" G_GSIZE_FORMAT, last);
+          g_autofree char *n_changed = g_strdup_printf ("%" G_GSIZE_FORMAT, changed);
 
-          g_print (_("  bytes %" G_GSIZE_FORMAT "..%" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT
-                     " changed): %s\n"), start, last, changed, where);
+          /* Translators: the first and last byte offset of a range, the
+           * number of bytes in it that change, then the section it is in. */
+          g_print (_("  bytes %s..%s (%s changed): %s\n"), first, final, n_changed, where);
         }
       n_ranges++;
       total += changed;
     }
 
   if (n_ranges > shown)
-    g_print (_("  … and %" G_GSIZE_FORMAT " more ranges\n"), n_ranges - shown);
-  g_print (_("%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes would change, in %" G_GSIZE_FORMAT
-             " range(s); the rest of the file stays byte for byte\n"), total, na, n_ranges);
+    {
+      g_autofree char *more = g_strdup_printf ("%" G_GSIZE_FORMAT, n_ranges - shown);
+
+      /* Translators: %s is a number of byte ranges. */
+      g_print (_("  … and %s more ranges\n"), more);
+    }
+  {
+    g_autofree char *n_total = g_strdup_printf ("%" G_GSIZE_FORMAT, total);
+    g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
+    g_autofree char *n = g_strdup_printf ("%" G_GSIZE_FORMAT, n_ranges);
+
+    /* Translators: the number of bytes that would change, the file size in
+     * bytes, then the number of byte ranges. */
+    g_print (_("%s of %s bytes would change, in %s range(s); the rest of the file stays "
+               "byte for byte\n"), n_total, size, n);
+  }
 }
 
 static void
@@ -458,9 +475,11 @@ print_layout_change (GBytes        *before,
     "header", "tile map", "attributes", "tiles", "features", "minimap",
   };
   g_autoptr(TerrainTntMap) old = terrain_tnt_map_new_from_bytes (before, NULL, NULL);
+  g_autofree char *size_before = g_strdup_printf ("%" G_GSIZE_FORMAT, g_bytes_get_size (before));
+  g_autofree char *size_after = g_strdup_printf ("%" G_GSIZE_FORMAT, g_bytes_get_size (after));
 
-  g_print (_("the file would be laid out anew: %" G_GSIZE_FORMAT " -> %" G_GSIZE_FORMAT
-             " bytes\n"), g_bytes_get_size (before), g_bytes_get_size (after));
+  /* Translators: the file size in bytes now, then after the edit. */
+  g_print (_("the file would be laid out anew: %s -> %s bytes\n"), size_before, size_after);
   for (guint s = TERRAIN_TNT_SECTION_HEADER; s <= TERRAIN_TNT_SECTION_MINIMAP; s++)
     {
       gsize old_offset = 0, old_size = 0, offset = 0, size = 0;

@@ -4,7 +4,11 @@
  * from a fixed seed gives the heights, a generated 256-colour palette gives
  * the colours, and the tiles are painted from the heights.
  *
- * Usage: terrain-make-sample OUT.tnt OUT.pal
+ * Usage: terrain-make-sample OUT.tnt OUT.pal [OUT-heightmap.png OUT-texture.png]
+ *
+ * With the last two, the same noise also gives a 257 x 257 16-bit heightmap
+ * (centimetres: read it with --vertical-scale 0.01) and a 512 x 512 texture
+ * painted from it, the sample input of `terrain build-atlas`.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -110,6 +114,71 @@ make_palette (void)
   return terrain_palette_new_from_rgb (rgb, 256);
 }
 
+#define HEIGHTMAP_SIDE 257      /* 2^8 + 1 samples */
+#define HEIGHTMAP_METRES 120.0   /* height of noise 255 */
+#define TEXTURE_SIDE 512
+
+/* Heights in centimetres, north up, as a 16-bit greyscale PNG. */
+static gboolean
+write_heightmap (const Noise  *noise,
+                 const char   *path,
+                 GError      **error)
+{
+  g_autoptr(TerrainImage) image = terrain_image_new (TERRAIN_IMAGE_GRAY16, HEIGHTMAP_SIDE,
+                                                     HEIGHTMAP_SIDE, error);
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  guint8 *pixels;
+
+  if (image == NULL)
+    return FALSE;
+  pixels = terrain_image_get_data (image, NULL);
+  for (guint y = 0; y < HEIGHTMAP_SIDE; y++)
+    for (guint x = 0; x < HEIGHTMAP_SIDE; x++)
+      {
+        double h = terrain_height (noise, x / (double) (HEIGHTMAP_SIDE - 1),
+                                   y / (double) (HEIGHTMAP_SIDE - 1));
+        guint16 centimetres = (guint16) lround (h / 255.0 * HEIGHTMAP_METRES * 100.0);
+
+        memcpy (pixels + y * terrain_image_get_stride (image) + 2 * x, &centimetres, 2);
+      }
+  return terrain_image_save_png (image, file, NULL, error);
+}
+
+/* The heights painted through the palette's elevation ramp and lit from
+ * the north-west. */
+static gboolean
+write_texture (const Noise     *noise,
+               TerrainPalette  *palette,
+               const char      *path,
+               GError         **error)
+{
+  g_autoptr(TerrainImage) image = terrain_image_new (TERRAIN_IMAGE_RGBA8, TEXTURE_SIDE,
+                                                     TEXTURE_SIDE, error);
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  guint8 *pixels;
+
+  if (image == NULL)
+    return FALSE;
+  pixels = terrain_image_get_data (image, NULL);
+  for (guint y = 0; y < TEXTURE_SIDE; y++)
+    for (guint x = 0; x < TEXTURE_SIDE; x++)
+      {
+        double u = (x + 0.5) / TEXTURE_SIDE, v = (y + 0.5) / TEXTURE_SIDE, d = 1.0 / TEXTURE_SIDE;
+        double h = terrain_height (noise, u, v);
+        double slope = terrain_height (noise, MAX (u - d, 0.0), MAX (v - d, 0.0)) - h;
+        double light = CLAMP (1.0 + slope * 0.15, 0.6, 1.3);
+        guint8 *p = pixels + y * terrain_image_get_stride (image) + 4 * x;
+        guint8 r, g, b;
+
+        terrain_palette_get_color (palette, (guint8) CLAMP (lround (h), 0, 255), &r, &g, &b);
+        p[0] = (guint8) CLAMP (lround (r * light), 0, 255);
+        p[1] = (guint8) CLAMP (lround (g * light), 0, 255);
+        p[2] = (guint8) CLAMP (lround (b * light), 0, 255);
+        p[3] = 255;
+      }
+  return terrain_image_save_png (image, file, NULL, error);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -124,9 +193,9 @@ main (int    argc,
   g_autofree Noise *noise = g_new0 (Noise, 1);
   guint tree, rock;
 
-  if (argc != 3)
+  if (argc != 3 && argc != 5)
     {
-      g_printerr ("Usage: %s OUT.tnt OUT.pal\n", argv[0]);
+      g_printerr ("Usage: %s OUT.tnt OUT.pal [OUT-heightmap.png OUT-texture.png]\n", argv[0]);
       return 64;
     }
 
@@ -208,6 +277,14 @@ main (int    argc,
 
   if (!terrain_document_save (TERRAIN_DOCUMENT (map), tnt_file, NULL, &error) ||
       !terrain_file_save_bytes (pal_file, pal_bytes, NULL, &error))
+    {
+      g_printerr ("%s: %s\n", argv[0], error->message);
+      return 1;
+    }
+
+  if (argc == 5 &&
+      (!write_heightmap (noise, argv[3], &error) ||
+       !write_texture (noise, palette, argv[4], &error)))
     {
       g_printerr ("%s: %s\n", argv[0], error->message);
       return 1;

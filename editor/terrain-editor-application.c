@@ -1,7 +1,7 @@
 /* terrain-editor-application.c
  *
- * The application: app actions (open, new window, preferences, about,
- * quit), their accelerators, files from the command line (one window per
+ * The application: app actions (open, new window, preferences, build
+ * atlas, about, quit), their accelerators, files from the command line (one window per
  * file, reusing an empty window), recent files and the shared resources
  * every window draws with: the palette and the feature catalogue, both
  * named in GSettings and reloaded when the settings change.
@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "terrain-editor-application.h"
+#include "terrain-editor-build-dialog.h"
 #include "terrain-editor-window.h"
 
 #include <glib/gi18n.h>
@@ -385,11 +386,23 @@ preferences_action (GSimpleAction *action,
   gtk_window_present (dialog);
 }
 
+static void
+build_atlas_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  TerrainEditorApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  gtk_window_present (GTK_WINDOW (terrain_editor_build_dialog_new (self, parent)));
+}
+
 static const GActionEntry app_entries[] = {
   { "open", open_action },
   { "open-recent", open_recent_action, "s" },
   { "new-window", new_window_action },
   { "preferences", preferences_action },
+  { "build-atlas", build_atlas_action },
   { "about", about_action },
   { "quit", quit_action },
 };
@@ -402,6 +415,7 @@ terrain_editor_application_startup (GApplication *app)
     { "app.open", { "<Control>o", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
+    { "app.build-atlas", { "<Control><Shift>b", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.save-as('')", { "<Control><Shift>s", NULL } },

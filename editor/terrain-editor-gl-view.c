@@ -34,6 +34,14 @@
 #define LOD_MAX_STEP_PIXELS 48.0
 #define FOV_Y (45.0 * G_PI / 180.0)
 
+/* While the camera moves, frames whose full-resolution draw took longer
+ * than INTERACTIVE_THRESHOLD_MS (software GL) are drawn at 1/LOWRES_DIVISOR
+ * of the size into an FBO and scaled up; SETTLE_MS after the last move one
+ * frame at full resolution follows. */
+#define LOWRES_DIVISOR 2
+#define INTERACTIVE_THRESHOLD_MS 12.0
+#define SETTLE_MS 180
+
 /* TNT heights are in pixels of TA's projection; a cell is 16 pixels. */
 #define TNT_VERTICAL_SCALE (1.0 / TERRAIN_TNT_CELL_PIXELS)
 
@@ -140,6 +148,13 @@ struct _TerrainEditorGlView
   guint             n_tiles_uploaded;
   GLuint            water_vao;
   GLuint            water_vbo;
+  gsize             water_vbo_size;
+  GArray           *water_quads;    /* floats, 6 vertices x 4 per quad */
+  GLuint            lowres_fbo;
+  GLuint            lowres_color;
+  GLuint            lowres_depth;
+  int               lowres_width;
+  int               lowres_height;
   GLuint            marker_vao;
   GLuint            marker_vbo;
   GLsizei           n_marker_vertices;
@@ -167,6 +182,10 @@ struct _TerrainEditorGlView
   double            drag_last_y;
 
   double            last_render_time;
+  double            full_render_time;   /* last frame at full resolution */
+  gboolean          camera_moving;
+  guint             settle_id;
+  gboolean          last_frame_reduced;
   GArray           *draw_list;
 };
 
@@ -1339,26 +1358,148 @@ draw_scene (TerrainEditorGlView *self,
 
   if (sea > 0)
     {
+      /* Water only over the chunks that reach below the sea: one quad per
+       * run of such chunks in a row, skipping chunks entirely above it
+       * (and runs outside the view). */
       float w = (float) map_width (self), h = (float) map_height (self), y = (float) sea;
-      float quad[6][4] = {
-        { 0, y, 0, 1 }, { 0, y, h, 1 }, { w, y, h, 1 },
-        { 0, y, 0, 1 }, { w, y, h, 1 }, { w, y, 0, 1 },
-      };
+      gsize bytes;
 
-      glBindVertexArray (self->water_vao);
-      glBindBuffer (GL_ARRAY_BUFFER, self->water_vbo);
-      glBufferSubData (GL_ARRAY_BUFFER, 0, sizeof quad, quad);
-      glEnable (GL_BLEND);
-      glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
-      glDepthMask (GL_FALSE);
-      glUniform4f (self->flat_color, 0.12f, 0.32f, 0.55f, 0.6f);
-      glDrawArrays (GL_TRIANGLES, 0, 6);
-      glDepthMask (GL_TRUE);
-      glDisable (GL_BLEND);
+      g_array_set_size (self->water_quads, 0);
+      for (guint cy = 0; cy < self->chunks_y; cy++)
+        {
+          guint cx = 0;
+
+          while (cx < self->chunks_x)
+            {
+              guint end;
+              float x0, x1, z0, z1;
+
+              if (self->chunk_min[cy * self->chunks_x + cx] >= sea)
+                {
+                  cx++;
+                  continue;
+                }
+              for (end = cx + 1; end < self->chunks_x && self->chunk_min[cy * self->chunks_x + end] < sea; end++)
+                ;
+              /* Edge chunks reach the map's border (the offset margin). */
+              x0 = cx == 0 ? 0.0f : (float) (cx * CHUNK_SIZE + self->offset);
+              x1 = end == self->chunks_x ? w : (float) (MIN (end * CHUNK_SIZE, self->grid_width - 1) + self->offset);
+              z0 = cy == 0 ? 0.0f : (float) (cy * CHUNK_SIZE + self->offset);
+              z1 = cy + 1 == self->chunks_y ? h
+                                            : (float) (MIN ((cy + 1) * CHUNK_SIZE, self->grid_height - 1) + self->offset);
+              if (chunk_visible (self->view_proj, x0, y - 0.01, z0, x1, y + 0.01, z1))
+                {
+                  float quad[6][4] = {
+                    { x0, y, z0, 1 }, { x0, y, z1, 1 }, { x1, y, z1, 1 },
+                    { x0, y, z0, 1 }, { x1, y, z1, 1 }, { x1, y, z0, 1 },
+                  };
+
+                  g_array_append_vals (self->water_quads, quad, 24);
+                }
+              cx = end;
+            }
+        }
+
+      if (self->water_quads->len > 0)
+        {
+          bytes = self->water_quads->len * sizeof (float);
+          glBindVertexArray (self->water_vao);
+          glBindBuffer (GL_ARRAY_BUFFER, self->water_vbo);
+          if (bytes > self->water_vbo_size)
+            {
+              glBufferData (GL_ARRAY_BUFFER, bytes, NULL, GL_DYNAMIC_DRAW);
+              self->water_vbo_size = bytes;
+            }
+          glBufferSubData (GL_ARRAY_BUFFER, 0, bytes, self->water_quads->data);
+          glEnable (GL_BLEND);
+          glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+          glDepthMask (GL_FALSE);
+          glUniform4f (self->flat_color, 0.12f, 0.32f, 0.55f, 0.6f);
+          glDrawArrays (GL_TRIANGLES, 0, (GLsizei) (self->water_quads->len / 4));
+          glDepthMask (GL_TRUE);
+          glDisable (GL_BLEND);
+        }
     }
 
   glBindVertexArray (0);
   glUseProgram (0);
+}
+
+static void
+delete_lowres_target (TerrainEditorGlView *self)
+{
+  if (self->lowres_fbo != 0)
+    glDeleteFramebuffers (1, &self->lowres_fbo);
+  if (self->lowres_color != 0)
+    glDeleteRenderbuffers (1, &self->lowres_color);
+  if (self->lowres_depth != 0)
+    glDeleteRenderbuffers (1, &self->lowres_depth);
+  self->lowres_fbo = self->lowres_color = self->lowres_depth = 0;
+  self->lowres_width = self->lowres_height = 0;
+}
+
+/* The reduced-resolution target, (re)made at @width x @height. */
+static gboolean
+ensure_lowres_target (TerrainEditorGlView *self,
+                      int                  width,
+                      int                  height)
+{
+  if (self->lowres_fbo != 0 && self->lowres_width == width && self->lowres_height == height)
+    return TRUE;
+
+  delete_lowres_target (self);
+  glGenFramebuffers (1, &self->lowres_fbo);
+  glGenRenderbuffers (1, &self->lowres_color);
+  glGenRenderbuffers (1, &self->lowres_depth);
+  glBindRenderbuffer (GL_RENDERBUFFER, self->lowres_color);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glBindRenderbuffer (GL_RENDERBUFFER, self->lowres_depth);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+  glBindRenderbuffer (GL_RENDERBUFFER, 0);
+
+  {
+    GLint previous = 0;
+    GLenum status;
+
+    glGetIntegerv (GL_FRAMEBUFFER_BINDING, &previous);
+    glBindFramebuffer (GL_FRAMEBUFFER, self->lowres_fbo);
+    glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, self->lowres_color);
+    glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, self->lowres_depth);
+    status = glCheckFramebufferStatus (GL_FRAMEBUFFER);
+    glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) previous);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+      {
+        /* Not fatal: frames are then drawn at full resolution. */
+        delete_lowres_target (self);
+        return FALSE;
+      }
+  }
+  self->lowres_width = width;
+  self->lowres_height = height;
+  return TRUE;
+}
+
+static gboolean
+on_camera_settled (gpointer data)
+{
+  TerrainEditorGlView *self = data;
+
+  self->settle_id = 0;
+  self->camera_moving = FALSE;
+  if (self->last_frame_reduced)
+    gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* The camera moved: draw reduced frames until it rests for SETTLE_MS. */
+static void
+camera_moved (TerrainEditorGlView *self)
+{
+  self->camera_moving = TRUE;
+  if (self->settle_id != 0)
+    g_source_remove (self->settle_id);
+  self->settle_id = g_timeout_add (SETTLE_MS, on_camera_settled, self);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
 static gboolean
@@ -1368,6 +1509,8 @@ terrain_editor_gl_view_render (GtkGLArea    *area,
   TerrainEditorGlView *self = TERRAIN_EDITOR_GL_VIEW (area);
   int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   gint64 start = g_get_monotonic_time ();
+  int width, height;
+  gboolean reduced;
 
   if (!self->gl_ready || self->gl_failed)
     {
@@ -1376,12 +1519,33 @@ terrain_editor_gl_view_render (GtkGLArea    *area,
       return TRUE;
     }
 
-  draw_scene (self,
-              gtk_widget_get_width (GTK_WIDGET (self)) * scale,
-              gtk_widget_get_height (GTK_WIDGET (self)) * scale);
+  width = gtk_widget_get_width (GTK_WIDGET (self)) * scale;
+  height = gtk_widget_get_height (GTK_WIDGET (self)) * scale;
+  reduced = self->camera_moving && self->full_render_time > INTERACTIVE_THRESHOLD_MS
+            && width >= 2 * LOWRES_DIVISOR && height >= 2 * LOWRES_DIVISOR
+            && ensure_lowres_target (self, width / LOWRES_DIVISOR, height / LOWRES_DIVISOR);
+  if (reduced)
+    {
+      GLint target = 0;
+
+      /* GtkGLArea has bound its own framebuffer: draw small, blit up. */
+      glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &target);
+      glBindFramebuffer (GL_FRAMEBUFFER, self->lowres_fbo);
+      draw_scene (self, self->lowres_width, self->lowres_height);
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, self->lowres_fbo);
+      glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) target);
+      glBlitFramebuffer (0, 0, self->lowres_width, self->lowres_height, 0, 0, width, height,
+                         GL_COLOR_BUFFER_BIT, GL_LINEAR);
+      glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) target);
+    }
+  else
+    draw_scene (self, width, height);
   check_gl_error (self, _("drawing the terrain"));
   glFinish ();
   self->last_render_time = (g_get_monotonic_time () - start) / 1000.0;
+  self->last_frame_reduced = reduced;
+  if (!reduced)
+    self->full_render_time = self->last_render_time;
 
   return TRUE;
 }
@@ -1447,6 +1611,7 @@ terrain_editor_gl_view_realize (GtkWidget *widget)
   glBindVertexArray (self->water_vao);
   glBindBuffer (GL_ARRAY_BUFFER, self->water_vbo);
   glBufferData (GL_ARRAY_BUFFER, 6 * 4 * sizeof (float), NULL, GL_DYNAMIC_DRAW);
+  self->water_vbo_size = 6 * 4 * sizeof (float);
   glEnableVertexAttribArray (0);
   glVertexAttribPointer (0, 4, GL_FLOAT, GL_FALSE, 4 * sizeof (float), NULL);
   glBindVertexArray (0);
@@ -1489,7 +1654,11 @@ terrain_editor_gl_view_unrealize (GtkWidget *widget)
         glDeleteProgram (self->terrain_program);
       if (self->flat_program != 0)
         glDeleteProgram (self->flat_program);
+      delete_lowres_target (self);
     }
+  self->lowres_fbo = self->lowres_color = self->lowres_depth = 0;
+  self->lowres_width = self->lowres_height = 0;
+  self->water_vbo_size = 0;
   memset (self->lods, 0, sizeof self->lods);
   self->water_vao = self->water_vbo = self->marker_vao = self->marker_vbo = 0;
   self->terrain_program = self->flat_program = 0;
@@ -1613,7 +1782,7 @@ orbit (TerrainEditorGlView *self,
   self->yaw -= dx * 0.008;
   self->pitch += dy * 0.008;
   clamp_camera (self);
-  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  camera_moved (self);
 }
 
 static void
@@ -1627,7 +1796,7 @@ pan (TerrainEditorGlView *self,
   self->target_x += right * c - ahead * s;
   self->target_y += -right * s - ahead * c;
   clamp_camera (self);
-  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  camera_moved (self);
 }
 
 static void
@@ -1636,7 +1805,7 @@ zoom (TerrainEditorGlView *self,
 {
   self->distance *= factor;
   clamp_camera (self);
-  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  camera_moved (self);
 }
 
 static void
@@ -1948,7 +2117,7 @@ terrain_editor_gl_view_set_camera (TerrainEditorGlView *self,
   self->pitch = pitch;
   self->distance = distance;
   clamp_camera (self);
-  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  camera_moved (self);
 }
 
 void
@@ -2089,6 +2258,7 @@ terrain_editor_gl_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
   g_clear_pointer (&self->palette, terrain_palette_unref);
+  g_clear_handle_id (&self->settle_id, g_source_remove);
 
   G_OBJECT_CLASS (terrain_editor_gl_view_parent_class)->dispose (object);
 }
@@ -2100,6 +2270,7 @@ terrain_editor_gl_view_finalize (GObject *object)
 
   clear_cpu_data (self);
   g_array_unref (self->draw_list);
+  g_array_unref (self->water_quads);
 
   G_OBJECT_CLASS (terrain_editor_gl_view_parent_class)->finalize (object);
 }
@@ -2160,6 +2331,7 @@ terrain_editor_gl_view_init (TerrainEditorGlView *self)
 
   self->show_features = TRUE;
   self->draw_list = g_array_new (FALSE, FALSE, sizeof (DrawItem));
+  self->water_quads = g_array_new (FALSE, FALSE, sizeof (float));
   self->yaw = 0;
   self->pitch = 50.0 * G_PI / 180.0;
   self->distance = 64;

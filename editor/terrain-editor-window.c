@@ -557,9 +557,21 @@ fill_findings (TerrainEditorWindow *self)
           if (terrain_issue_get_section (issue) != NULL)
             g_string_append (where, terrain_issue_get_section (issue));
           if (terrain_issue_get_offset (issue) >= 0)
-            g_string_append_printf (where, _(" at byte %" G_GINT64_FORMAT), terrain_issue_get_offset (issue));
+            {
+              g_autofree char *offset = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                         terrain_issue_get_offset (issue));
+
+              /* Translators: follows a section name; %s is a byte offset. */
+              g_string_append_printf (where, _(" at byte %s"), offset);
+            }
           if (terrain_issue_get_record (issue) >= 0)
-            g_string_append_printf (where, _(", record %" G_GINT64_FORMAT), terrain_issue_get_record (issue));
+            {
+              g_autofree char *record = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                         terrain_issue_get_record (issue));
+
+              /* Translators: %s is the index of a record in a section. */
+              g_string_append_printf (where, _(", record %s"), record);
+            }
           if (terrain_issue_get_position (issue, &x, &y))
             g_string_append_printf (where, _(", cell %d, %d"), x, y);
           value = g_string_free (where, FALSE);
@@ -831,14 +843,14 @@ on_replace_texture_response (GtkNativeDialog *dialog,
       TerrainAtlasFile *atlas = TERRAIN_ATLAS_FILE (self->document);
       g_autoptr(TerrainAtlasTexture) old = terrain_atlas_file_get_texture (atlas, ref->toc, ref->stub, NULL);
       g_autoptr(TerrainAtlasTexture) texture = NULL;
+      g_autoptr(TerrainCommand) command = NULL;
 
       if (image != NULL)
         texture = terrain_atlas_texture_new_from_image (image,
                                                         old != NULL ? terrain_atlas_texture_get_format (old)
                                                                     : TERRAIN_ATLAS_TEXTURE_PNG,
                                                         90, TERRAIN_ATLAS_CHANNELS_RGB, &error);
-      if (texture == NULL
-          || !terrain_atlas_file_replace_texture (atlas, ref->toc, ref->stub, texture, &error))
+      if (texture == NULL)
         {
           g_autofree char *message = g_strdup_printf (_("Could not replace the texture tile: %s"),
                                                       error->message);
@@ -846,8 +858,10 @@ on_replace_texture_response (GtkNativeDialog *dialog,
         }
       else
         {
-          terrain_document_set_modified (self->document, TRUE);
-          fill_atlas (self);
+          /* Through the undo stack: undo restores the file's bytes. */
+          command = terrain_atlas_edit_new_replace_texture (atlas, ref->toc, ref->stub, texture);
+          if (execute (self, command))
+            fill_atlas (self);
         }
     }
   g_object_unref (dialog);
@@ -911,12 +925,13 @@ on_config_entry_activate (GtkEntry            *entry,
 
   if (config != NULL)
     {
+      g_autoptr(TerrainCommand) command = NULL;
+
       terrain_atlas_config_set (config, key, gtk_editable_get_text (GTK_EDITABLE (entry)));
-      if (terrain_atlas_file_replace_config (atlas, ref->toc, ref->stub, config, &error))
-        {
-          terrain_document_set_modified (self->document, TRUE);
-          return;
-        }
+      command = terrain_atlas_edit_new_replace_config (atlas, ref->toc, ref->stub, config);
+      /* execute() shows its own error. */
+      execute (self, command);
+      return;
     }
   {
     g_autofree char *message = g_strdup_printf (_("Could not change the config entry “%s”: %s"),
@@ -1439,6 +1454,9 @@ undo_action (GtkWidget  *widget,
   if (self->stack != NULL)
     terrain_command_stack_undo (self->stack);
   g_clear_object (&self->sea_level_command);
+  /* The Atlas tool shows chunk offsets and tiles an undo may change. */
+  if (TERRAIN_IS_ATLAS_FILE (self->document))
+    fill_atlas (self);
 }
 
 static void
@@ -1451,6 +1469,8 @@ redo_action (GtkWidget  *widget,
 
   if (self->stack != NULL && !terrain_command_stack_redo (self->stack, &error) && error != NULL)
     terrain_editor_window_show_error (self, error->message);
+  if (TERRAIN_IS_ATLAS_FILE (self->document))
+    fill_atlas (self);
 }
 
 static void

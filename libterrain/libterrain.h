@@ -40,6 +40,7 @@
 # include "atlas/terrain-atlas-toc.h"
 # include "atlas/terrain-atlas-stub.h"
 # include "atlas/terrain-atlas-file.h"
+# include "atlas/terrain-atlas-edit.h"
 # include "atlas/terrain-atlas-builder.h"
 # include "atlas/terrain-chu-file.h"
 # include "atlas/terrain-tqt-file.h"

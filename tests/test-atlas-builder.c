@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "libterrain.h"
 

@@ -3,7 +3,8 @@
  * Drives the application as a user would: opens a generated map, moves the
  * sea level, paints a brush stroke, undoes it, saves through win.save-as
  * and checks the saved bytes; renders the 2D view of the corpus map ban.tnt
- * to a PNG and checks it is not blank.
+ * to a PNG and checks it is not blank; runs the Build Atlas dialog on a
+ * generated heightmap, opens the result, and cancels a larger build.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,10 +12,13 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <libterrain.h>
 
 #include "terrain-editor-application.h"
+#include "terrain-editor-build-dialog.h"
 #include "terrain-editor-window.h"
 
 static TerrainEditorApplication *app;
@@ -255,6 +259,236 @@ test_render_ban (void)
   close_window (window);
 }
 
+/* A side x side raw16 heightmap of gentle hills. */
+static GFile *
+write_heightmap (const char *dir,
+                 const char *name,
+                 guint       side)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree guint16 *samples = g_new (guint16, (gsize) side * side);
+  g_autoptr(GError) error = NULL;
+
+  for (guint y = 0; y < side; y++)
+    for (guint x = 0; x < side; x++)
+      samples[(gsize) y * side + x] = GUINT16_TO_LE ((guint16) (1000 + 400 * sin (x * 0.2) * cos (y * 0.15)
+                                                               + 3 * ((x * 7 + y * 13) % 11)));
+  g_assert_true (g_file_set_contents (path, (const char *) samples, (gssize) side * side * 2, &error));
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+static GFile *
+write_texture (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "texture.png", NULL);
+  g_autoptr(TerrainImage) image = terrain_image_new (TERRAIN_IMAGE_RGBA8, 128, 128, NULL);
+  guint8 *p = terrain_image_get_data (image, NULL);
+  GFile *file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  for (guint y = 0; y < 128; y++)
+    for (guint x = 0; x < 128; x++)
+      {
+        guint8 *q = p + y * terrain_image_get_stride (image) + 4 * x;
+
+        q[0] = (guint8) (x * 2);
+        q[1] = (guint8) (120 + y / 2);
+        q[2] = 60;
+        q[3] = 255;
+      }
+  g_assert_true (terrain_image_save_png (image, file, NULL, &error));
+  g_assert_no_error (error);
+  return file;
+}
+
+static void
+wait_build (TerrainEditorBuildDialog *dialog)
+{
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (terrain_editor_build_dialog_get_running (dialog) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (terrain_editor_build_dialog_get_running (dialog));
+}
+
+static guint
+count_files (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+test_build_atlas (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-editor-atlas-XXXXXX", &error);
+  g_autofree char *out_path = g_build_filename (dir, "built.atlas", NULL);
+  g_autoptr(GFile) out_file = g_file_new_for_path (out_path);
+  g_autoptr(GFile) heightmap = NULL;
+  g_autoptr(GFile) texture = NULL;
+  g_autoptr(TerrainDocument) document = NULL;
+  TerrainEditorBuildDialog *dialog;
+  TerrainEditorWindow *opened = NULL;
+  const char *out_dir = g_getenv ("TERRAIN_EDITOR_SCREENSHOT_DIR");
+  gint64 deadline;
+
+  g_assert_no_error (error);
+  heightmap = write_heightmap (dir, "hills.raw", 65);
+  texture = write_texture (dir);
+
+  /* The app action opens the dialog. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "build-atlas", NULL);
+  dialog = NULL;
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (TERRAIN_EDITOR_IS_BUILD_DIALOG (l->data))
+      dialog = l->data;
+  g_assert_nonnull (dialog);
+
+  /* Without inputs Build is disabled. */
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (dialog), "build.start", NULL)
+                  && terrain_editor_build_dialog_get_running (dialog));
+  terrain_editor_build_dialog_set_heightmap (dialog, heightmap);
+  terrain_editor_build_dialog_set_texture (dialog, texture);
+  terrain_editor_build_dialog_set_output (dialog, out_file);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "build.start", NULL));
+  g_assert_true (terrain_editor_build_dialog_get_running (dialog));
+  wait_build (dialog);
+  g_assert_null (terrain_editor_build_dialog_get_error_message (dialog));
+  g_assert_nonnull (terrain_editor_build_dialog_get_result (dialog));
+  g_assert_true (g_file_equal (terrain_editor_build_dialog_get_result (dialog), out_file));
+
+  document = terrain_document_load (out_file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (TERRAIN_IS_ATLAS_FILE (document));
+  g_assert_cmpint (terrain_atlas_file_find_toc (TERRAIN_ATLAS_FILE (document), TERRAIN_ATLAS_TOC_GEOMETRY, 0), >=, 0);
+  g_assert_cmpint (terrain_atlas_file_find_toc (TERRAIN_ATLAS_FILE (document), TERRAIN_ATLAS_TOC_TEXTURE, 0), >=, 0);
+
+  /* A screenshot of the finished dialog. */
+  iterate (300);
+  if (gtk_widget_get_mapped (GTK_WIDGET (dialog)))
+    {
+      g_autoptr(GdkTexture) shot = render_widget (GTK_WIDGET (dialog));
+      g_autofree char *png = g_build_filename (out_dir != NULL ? out_dir : g_get_tmp_dir (),
+                                               "editor-build-atlas.png", NULL);
+
+      g_assert_true (gdk_texture_save_to_png (shot, png));
+      g_test_message ("Build Atlas dialog: %s", png);
+    }
+
+  /* Open the result in a new window; the dialog closes. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "build.open-result", NULL));
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (TERRAIN_EDITOR_IS_WINDOW (l->data) && terrain_editor_window_get_file (l->data) != NULL
+        && g_file_equal (terrain_editor_window_get_file (l->data), out_file))
+      opened = l->data;
+  g_assert_nonnull (opened);
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (terrain_editor_window_get_busy (opened) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (terrain_editor_window_get_error_message (opened));
+  g_assert_true (TERRAIN_IS_ATLAS_FILE (terrain_editor_window_get_document (opened)));
+  close_window (opened);
+
+  remove_dir (dir);
+}
+
+static void
+test_build_atlas_cancel (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-editor-atlas-XXXXXX", &error);
+  g_autofree char *out_path = g_build_filename (dir, "cancelled.atlas", NULL);
+  g_autoptr(GFile) out_file = g_file_new_for_path (out_path);
+  g_autoptr(GFile) heightmap = NULL;
+  g_autoptr(GFile) texture = NULL;
+  TerrainEditorBuildDialog *dialog;
+  GtkProgressBar *bar;
+  gint64 deadline;
+
+  g_assert_no_error (error);
+  heightmap = write_heightmap (dir, "big.raw", 1025);
+  texture = write_texture (dir);
+  g_assert_cmpuint (count_files (dir), ==, 2);
+
+  dialog = terrain_editor_build_dialog_new (app, NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+  terrain_editor_build_dialog_set_heightmap (dialog, heightmap);
+  terrain_editor_build_dialog_set_texture (dialog, texture);
+  terrain_editor_build_dialog_set_output (dialog, out_file);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "build.start", NULL));
+
+  /* Cancel once the builder runs (after the heightmap is read). */
+  bar = GTK_PROGRESS_BAR (gtk_widget_get_template_child (GTK_WIDGET (dialog), TERRAIN_EDITOR_TYPE_BUILD_DIALOG,
+                                                         "progress_bar"));
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (terrain_editor_build_dialog_get_running (dialog)
+         && g_str_equal (gtk_progress_bar_get_text (bar), _("Reading the heightmap"))
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (terrain_editor_build_dialog_get_running (dialog));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "build.cancel", NULL));
+  wait_build (dialog);
+
+  /* No result, no error, and nothing written: not the file, no temporary. */
+  g_assert_null (terrain_editor_build_dialog_get_result (dialog));
+  g_assert_null (terrain_editor_build_dialog_get_error_message (dialog));
+  g_assert_false (g_file_query_exists (out_file, NULL));
+  g_assert_cmpuint (count_files (dir), ==, 2);
+
+  /* Cancel again closes the dialog. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "build.cancel", NULL));
+  iterate (50);
+
+  remove_dir (dir);
+}
+
+/* The shortcuts window (gtk/help-overlay.ui in the resources) and the
+ * accelerators of the Build Atlas and help actions. */
+static void
+test_shortcuts (void)
+{
+  TerrainEditorWindow *window = terrain_editor_window_new (app);
+  g_auto(GStrv) help = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay");
+  g_auto(GStrv) build = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.build-atlas");
+  GtkShortcutsWindow *overlay;
+
+  gtk_window_present (GTK_WINDOW (window));
+  iterate (50);
+  g_assert_nonnull (help);
+  g_assert_nonnull (help[0]);
+  g_assert_nonnull (build);
+  g_assert_nonnull (build[0]);
+  overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+  g_assert_nonnull (overlay);
+  /* Its sections are built from the .ui; not shown here: GTK 4.8's
+   * shortcut labels print a size warning under the test theme, which
+   * G_DEBUG=fatal-warnings would turn fatal. */
+  g_assert_nonnull (gtk_window_get_child (GTK_WINDOW (overlay)));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -271,6 +505,9 @@ main (int    argc,
   g_test_add_func ("/Terrain/Editor/edit-and-save", test_edit_and_save);
   g_test_add_func ("/Terrain/Editor/open-error", test_open_error);
   g_test_add_func ("/Terrain/Editor/render-ban", test_render_ban);
+  g_test_add_func ("/Terrain/Editor/build-atlas", test_build_atlas);
+  g_test_add_func ("/Terrain/Editor/build-atlas-cancel", test_build_atlas_cancel);
+  g_test_add_func ("/Terrain/Editor/shortcuts", test_shortcuts);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (app));

@@ -273,6 +273,7 @@ test_hgt (void)
                    TERRAIN_HEIGHTMAP_HGT);
   field = terrain_heightfield_new_from_bytes (bytes, "N44W072.hgt", NULL, &error);
   g_assert_no_error (error);
+  g_assert_false (terrain_heightfield_is_mapped (field));
   g_assert_cmpuint (terrain_heightfield_get_width (field), ==, side);
   g_assert_cmpfloat (terrain_heightfield_get_spacing (field), ==, 90.0);
   g_assert_cmpfloat (terrain_heightfield_get_sample (field, 10, 20), ==, 10 + 40 - 100);
@@ -281,6 +282,23 @@ test_hgt (void)
                                   601 + 602 - 100, 1e-3);
   g_assert_cmpfloat_with_epsilon (terrain_heightfield_get_sample (field, 0, 700),
                                   1400 - 100 + 2, 2.0 + 1e-3);
+
+  /* Without voids the tile is read in place. */
+  {
+    static const guint8 plain[18] = { 0, 1, 0, 2, 0, 3, 0xff, 0xfe, 1, 0, 0, 5, 0, 6, 0, 7, 0, 8 };
+    g_autoptr(GBytes) small = g_bytes_new_static (plain, sizeof plain);
+    g_autoptr(TerrainHeightfield) mapped = terrain_heightfield_new_from_hgt (small, NULL, &error);
+    gfloat row[3];
+
+    g_assert_no_error (error);
+    g_assert_true (terrain_heightfield_is_mapped (mapped));
+    g_assert_cmpfloat (terrain_heightfield_get_spacing (mapped), ==, 1.0);
+    g_assert_cmpfloat (terrain_heightfield_get_sample (mapped, 0, 1), ==, -2.0f);
+    terrain_heightfield_read_rect (mapped, 0, 1, 3, 1, row, 3);
+    g_assert_cmpfloat (row[0], ==, -2.0f);
+    g_assert_cmpfloat (row[1], ==, 256.0f);
+    g_assert_cmpfloat (row[2], ==, 5.0f);
+  }
 
   {
     g_autoptr(GBytes) bad = g_bytes_new_static ("abcdef", 6);

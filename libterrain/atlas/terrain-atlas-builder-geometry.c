@@ -1151,11 +1151,14 @@ mesh_triangle (const BuildState *state,
         }
     }
 
-  {
-    guint32 tri[3] = { ia, il, ir };
-
-    push_indices (s, tri, 3);
-  }
+  if (G_UNLIKELY (s->n_indices + 3 > s->indices_size))
+    {
+      s->indices_size *= 2;
+      s->indices = g_renew (guint32, s->indices, s->indices_size);
+    }
+  s->indices[s->n_indices++] = ia;
+  s->indices[s->n_indices++] = il;
+  s->indices[s->n_indices++] = ir;
 }
 
 /* The two top triangles of a square, wound counter-clockwise seen from

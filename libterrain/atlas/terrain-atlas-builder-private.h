@@ -70,6 +70,7 @@ struct _BuildState
   gdouble progress_base;
   gdouble progress_span;
   const char *stage;
+  gboolean item_progress;  /* parallel runs report their items' progress */
   gint64 stage_start;
   gint64 last_report;
 

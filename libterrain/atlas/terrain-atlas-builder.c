@@ -796,7 +796,19 @@ build_run_parallel (BuildState      *state,
 
       g_mutex_lock (&run.lock);
       while (run.running > 0)
-        g_cond_wait (&run.cond, &run.lock);
+        {
+          /* Long single runs (activation levels) report as they go. */
+          if (state->item_progress)
+            {
+              g_mutex_unlock (&run.lock);
+              build_progress (state, (gdouble) g_atomic_int_get (&run.done) / n_items);
+              g_mutex_lock (&run.lock);
+              if (run.running == 0)
+                break;
+            }
+          g_cond_wait_until (&run.cond, &run.lock,
+                             g_get_monotonic_time () + PROGRESS_INTERVAL);
+        }
       g_mutex_unlock (&run.lock);
     }
 
@@ -1235,8 +1247,10 @@ run_build (TerrainAtlasBuilder  *self,
   n_texture_tocs = build_texture_toc_count (self);
 
   set_stage (state, "heights", 0.0, 0.3);
+  state->item_progress = TRUE;
   if (!choose_depth (state, error) || !build_activation (state, error))
     goto out;
+  state->item_progress = FALSE;
 
   set_stage (state, "geometry", 0.3, n_texture_tocs > 0 ? 0.5 : 0.7);
   if (!build_geometry_plan (state, error))
@@ -1291,7 +1305,8 @@ run_build (TerrainAtlasBuilder  *self,
   state->stats.leaf_size = state->leaf;
 
   /* The texture TOCs were made (empty) before the geometry; fill them. */
-  set_stage (state, "textures", 0.8, 0.2);
+  if (n_texture_tocs > 0)
+    set_stage (state, "textures", 0.8, 0.2);
   if (!build_textures (state, error))
     goto out;
   if (state->tocs->len > 1 && !write_config (state, error))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "terrain-atlas-file.h"
+#include "terrain-atlas-file-private.h"
 #include "terrain-atlas-private.h"
 #include "terrain-quadtree.h"
 #include "core/terrain-document-private.h"
@@ -1488,6 +1489,73 @@ terrain_atlas_file_replace_config (TerrainAtlasFile    *self,
                                                                             stub)->offset);
   body = terrain_atlas_config_encode_body (config, error);
   return body != NULL && place_body (self, toc, stub, body, TRUE, error);
+}
+
+/* ------------------------------------------------------------------------
+ * Undo support (terrain-atlas-edit.c)
+ */
+
+struct _AtlasStubSnapshot
+{
+  guint toc;
+  guint stub;
+  guint32 offset;
+  guint32 length;
+  guint32 generation;
+  GBytes *frame;
+  guint n_appended;
+  gsize appended_size;
+};
+
+/* Records what place_body() changes for one stub, so that
+ * terrain_atlas_file_restore_stub() can put it back exactly: the stub's
+ * offset, length, generation and frame, and the frames appended so far. */
+AtlasStubSnapshot *
+terrain_atlas_file_snapshot_stub (TerrainAtlasFile *self,
+                                  guint             toc,
+                                  guint             stub)
+{
+  TerrainAtlasStubData *data = terrain_atlas_toc_get_stub_data (get_toc (self, toc), stub);
+  AtlasStubSnapshot *snapshot = g_new0 (AtlasStubSnapshot, 1);
+
+  snapshot->toc = toc;
+  snapshot->stub = stub;
+  snapshot->offset = data->offset;
+  snapshot->length = data->length;
+  snapshot->generation = data->generation;
+  snapshot->frame = data->frame != NULL ? g_bytes_ref (data->frame) : NULL;
+  snapshot->n_appended = self->appended->len;
+  snapshot->appended_size = self->appended_size;
+  return snapshot;
+}
+
+void
+terrain_atlas_file_restore_stub (TerrainAtlasFile  *self,
+                                 AtlasStubSnapshot *snapshot)
+{
+  TerrainAtlasToc *toc = get_toc (self, snapshot->toc);
+  TerrainAtlasStubData *data = terrain_atlas_toc_get_stub_data (toc, snapshot->stub);
+
+  if (self->appended->len > snapshot->n_appended)
+    g_ptr_array_set_size (self->appended, snapshot->n_appended);
+  self->appended_size = snapshot->appended_size;
+
+  data->offset = snapshot->offset;
+  data->length = snapshot->length;
+  data->generation = snapshot->generation;
+  g_clear_pointer (&data->frame, g_bytes_unref);
+  data->frame = snapshot->frame != NULL ? g_bytes_ref (snapshot->frame) : NULL;
+
+  terrain_atlas_toc_stub_changed (toc, snapshot->stub);
+}
+
+void
+terrain_atlas_stub_snapshot_free (AtlasStubSnapshot *snapshot)
+{
+  if (snapshot == NULL)
+    return;
+  g_clear_pointer (&snapshot->frame, g_bytes_unref);
+  g_free (snapshot);
 }
 
 /* ------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jerror.h>
 
 #include "terrain-atlas-texture.h"
 #include "terrain-atlas-private.h"
@@ -207,6 +208,7 @@ typedef struct
   struct jpeg_error_mgr manager;
   jmp_buf jump;
   char message[JMSG_LENGTH_MAX];
+  gboolean truncated;
 } JpegError;
 
 static void
@@ -221,6 +223,19 @@ jpeg_error_exit (j_common_ptr info)
 static void
 jpeg_output_nothing (j_common_ptr info)
 {
+}
+
+/* When the data ends early libjpeg only warns and decodes the rest as grey.
+ * A texture stream that stops short is truncated: that fails. */
+static void
+jpeg_stop_at_end_of_data (j_common_ptr info,
+                          int          level)
+{
+  if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF)
+    {
+      ((JpegError *) info->err)->truncated = TRUE;
+      jpeg_error_exit (info);
+    }
 }
 
 static gboolean
@@ -261,12 +276,16 @@ decode_jpeg (TerrainAtlasTexture  *self,
   info.err = jpeg_std_error (&jerr.manager);
   jerr.manager.error_exit = jpeg_error_exit;
   jerr.manager.output_message = jpeg_output_nothing;
+  jerr.manager.emit_message = jpeg_stop_at_end_of_data;
   jerr.message[0] = '\0';
+  jerr.truncated = FALSE;
 
   if (setjmp (jerr.jump))
     {
-      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                   "Atlas texture: JPEG: %s", jerr.message);
+      g_set_error (error, TERRAIN_ERROR,
+                   jerr.truncated ? TERRAIN_ERROR_TRUNCATED : TERRAIN_ERROR_INVALID_VALUE,
+                   "Atlas texture: JPEG: %s (the stream is %" G_GSIZE_FORMAT " bytes)",
+                   jerr.message, size);
       jpeg_destroy_decompress (&info);
       if (image != NULL)
         terrain_image_unref (image);
@@ -603,18 +622,21 @@ terrain_atlas_texture_get_size (TerrainAtlasTexture  *self,
  * terrain_atlas_texture_decode:
  * @self: a #TerrainAtlasTexture
  * @order: how to read JPEG and PNG channels (§4)
- * @limits: (nullable): allocation limits (max_image_side), or %NULL for the
- *   defaults
+ * @limits: (nullable): allocation limits (max_image_side, max_allocation),
+ *   or %NULL for the defaults
  * @error: return location for a #GError
  *
  * Decodes the texture to RGBA: JPEG with libjpeg-turbo, PNG with libpng,
  * DDS with [func@Terrain.dds_decode] (top mip level). With
  * %TERRAIN_ATLAS_CHANNELS_BGR, red and blue of JPEG and PNG textures are
- * swapped back.
+ * swapped back. A JPEG or PNG stream that ends before its last pixel is an
+ * error, not an image padded with grey.
  *
  * Returns: (transfer full) (nullable): the image, or %NULL with
- *   %TERRAIN_ERROR_NOT_SUPPORTED for an unknown format, or the decoder's
- *   error
+ *   %TERRAIN_ERROR_NOT_SUPPORTED for an unknown format,
+ *   %TERRAIN_ERROR_TRUNCATED for a stream that ends early,
+ *   %TERRAIN_ERROR_LIMIT_EXCEEDED for an image larger than @limits allow,
+ *   or the decoder's error
  */
 TerrainImage *
 terrain_atlas_texture_decode (TerrainAtlasTexture       *self,

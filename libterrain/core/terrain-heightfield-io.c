@@ -474,6 +474,7 @@ terrain_heightfield_new_from_raw16 (GBytes                           *bytes,
  * Reads an SRTM tile. The side follows from the file length (a square);
  * voids (−32768, or the no-data value when one is given) are filled by
  * interpolating the valid samples along the row and the column around them.
+ * A tile without voids is read in place from @bytes, not copied.
  *
  * Returns: (transfer full) (nullable): the heightfield, or %NULL with
  *   %TERRAIN_ERROR_INVALID_VALUE when the length is not that of a square
@@ -512,6 +513,22 @@ terrain_heightfield_new_from_hgt (GBytes                           *bytes,
 
   spacing = side == HGT_SRTM3_SIDE ? HGT_SRTM3_SPACING :
             side == HGT_SRTM1_SIDE ? HGT_SRTM1_SPACING : 1.0;
+
+  /* Without voids the tile is used in place (memory-mapped when loaded
+   * from a file); voids need a filled copy. */
+  for (gsize i = 0; i < (gsize) side * side && !any_void; i++)
+    {
+      gint16 v = (gint16) (guint16) ((data[2 * i] << 8) | data[2 * i + 1]);
+
+      any_void = v == HGT_VOID || v == options->nodata;
+    }
+  if (!any_void)
+    return terrain_heightfield_new_for_storage (side, side, HEIGHTFIELD_S16_BE, bytes, 0,
+                                                options->vertical_scale,
+                                                options->vertical_offset,
+                                                spacing_or (options, spacing));
+  any_void = FALSE;
+
   field = new_float_field (side, side, options, spacing, error);
   if (field == NULL)
     return NULL;

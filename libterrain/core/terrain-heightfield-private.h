@@ -18,6 +18,7 @@ typedef enum
   HEIGHTFIELD_F32,       /* host floats, metres */
   HEIGHTFIELD_U16,       /* host-order U16: metres = value * scale + offset */
   HEIGHTFIELD_U16_LE,    /* little-endian U16 bytes (mapped raw16) */
+  HEIGHTFIELD_S16_BE,    /* big-endian S16 bytes (mapped SRTM .hgt) */
 } HeightfieldStorage;
 
 struct _TerrainHeightfield
@@ -56,6 +57,9 @@ terrain_heightfield_sample_stored (const TerrainHeightfield *self,
     case HEIGHTFIELD_U16:
       return (gfloat) (((const guint16 *) (gconstpointer) self->samples)[i] * self->scale +
                        self->offset);
+    case HEIGHTFIELD_S16_BE:
+      return (gfloat) ((gint16) (guint16) ((self->samples[2 * i] << 8) | self->samples[2 * i + 1]) *
+                       self->scale + self->offset);
     case HEIGHTFIELD_U16_LE:
     default:
       return (gfloat) ((self->samples[2 * i] | (self->samples[2 * i + 1] << 8)) * self->scale +

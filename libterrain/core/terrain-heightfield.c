@@ -25,8 +25,8 @@
  * of an image): world X grows with x and world Y shrinks as y grows.
  *
  * Samples are stored the cheapest way the source allows: floats, the 16-bit
- * values of a greyscale PNG with a scale and offset, or the little-endian
- * bytes of a memory-mapped raw16 file, so a 16385² raw file costs no copy.
+ * values of a greyscale PNG with a scale and offset, or the bytes of a
+ * memory-mapped raw16 or SRTM file, so a 16385² raw file costs no copy.
  * A padded grid ([method@Terrain.Heightfield.fit]) is a view that repeats the
  * last stored row and column. Only float grids made by libterrain are
  * writable ([method@Terrain.Heightfield.get_data]).
@@ -338,13 +338,13 @@ terrain_heightfield_set_spacing (TerrainHeightfield *self,
  * Tells whether the grid reads a raw16 file in place.
  *
  * Returns: %TRUE when the samples are the bytes of a (memory-mapped) raw16
- *   file rather than a decoded copy
+ *   or SRTM file rather than a decoded copy
  */
 gboolean
 terrain_heightfield_is_mapped (TerrainHeightfield *self)
 {
   g_return_val_if_fail (TERRAIN_IS_HEIGHTFIELD (self), FALSE);
-  return self->storage == HEIGHTFIELD_U16_LE;
+  return self->storage == HEIGHTFIELD_U16_LE || self->storage == HEIGHTFIELD_S16_BE;
 }
 
 /**
@@ -471,6 +471,15 @@ terrain_heightfield_read_rect (TerrainHeightfield *self,
 
             for (guint c = 0; c < inside; c++)
               out[c] = in[c] * scale + offset;
+          }
+          break;
+        case HEIGHTFIELD_S16_BE:
+          {
+            const guint8 *in = self->samples + 2 * (row + x);
+            gfloat scale = (gfloat) self->scale, offset = (gfloat) self->offset;
+
+            for (guint c = 0; c < inside; c++)
+              out[c] = (gint16) (guint16) ((in[2 * c] << 8) | in[2 * c + 1]) * scale + offset;
           }
           break;
         case HEIGHTFIELD_U16_LE:

@@ -1319,6 +1319,11 @@ write_in_place (TerrainTntMap  *self,
           terrain_writer_patch_bytes (&writer, offset, mini, sizeof mini);
           offset += MINIMAP_HEADER_BYTES;
         }
+      /* A block that is still the view of the source at this offset holds
+       * the bytes the copy already has: patching it would copy the section a
+       * second time (half the cost of an unedited save). */
+      if (self->blocks[s].data == data + offset)
+        continue;
       terrain_writer_patch_bytes (&writer, offset, self->blocks[s].data, self->blocks[s].size);
     }
 
@@ -3567,12 +3572,32 @@ validate_header (TerrainTntMap *self,
                                  self->header[minimap_pointer_word (self)], mw, mh));
 }
 
+/* Whether any tile map entry names a tile beyond the tile count. A
+ * branch-free pass the compiler vectorises; validate_tile_map () walks the
+ * entries again only on a map that has such findings. */
+static gboolean
+tile_map_has_bad_entries (TerrainTntMap *self)
+{
+  gsize entries = (gsize) self->tile_columns * self->tile_rows;
+  const guint8 *data = self->blocks[TERRAIN_TNT_SECTION_TILE_MAP].data;
+  guint32 n_tiles = self->n_tiles;
+  guint bad = 0;
+
+  for (gsize i = 0; i < entries; i++)
+    bad |= terrain_get_le16 (data + 2 * i) >= n_tiles;
+
+  return bad != 0;
+}
+
 static void
 validate_tile_map (TerrainTntMap *self,
                    TntSink       *sink)
 {
   gsize entries = (gsize) self->tile_columns * self->tile_rows;
   gsize base = self->layout[TERRAIN_TNT_SECTION_TILE_MAP].offset;
+
+  if (!tile_map_has_bad_entries (self))
+    return;
 
   for (gsize i = 0; i < entries; i++)
     {
@@ -3637,14 +3662,70 @@ validate_feature_indices (TerrainTntMap *self,
     }
 }
 
+/* One branch-free pass over the attribute cells (which the compiler
+ * vectorises, the stride being a constant in each branch) finding whether
+ * any cell has a nonzero byte +3 and whether any names a feature beyond the
+ * feature table, with the rules of validate_attributes () and
+ * validate_feature_indices (). Those walk the cells again, one finding at a
+ * time, only on a map that has such findings: most have none, and the
+ * attribute map is the bulk of a TNT file. */
+static void
+scan_attributes (TerrainTntMap *self,
+                 gboolean      *has_extra,
+                 gboolean      *has_bad_feature)
+{
+  gsize cells = (gsize) self->width * self->height;
+  const guint8 *data = self->blocks[TERRAIN_TNT_SECTION_ATTRIBUTES].data;
+  guint32 n_features = self->n_features;
+  guint32 extra = 0;
+  guint bad = 0;
+
+  if (is_legacy (self))
+    {
+      /* Byte +2 is the feature; 0xFC and above mean none. */
+      guint32 span = n_features < 0xFC ? 0xFC - n_features : 0;
+
+      for (gsize i = 0; i < cells; i++)
+        {
+          const guint8 *p = data + 8 * i;
+
+          extra |= p[3];
+          bad |= (guint32) p[2] - n_features < span;
+        }
+    }
+  else
+    {
+      /* Bytes +1..+2 are the feature; TERRAIN_TNT_FEATURE_RESERVED and
+       * above are not indices. */
+      guint32 span = n_features < TERRAIN_TNT_FEATURE_RESERVED ?
+                     TERRAIN_TNT_FEATURE_RESERVED - n_features : 0;
+
+      for (gsize i = 0; i < cells; i++)
+        {
+          guint32 word;
+
+          memcpy (&word, data + 4 * i, sizeof word);
+          word = GUINT32_FROM_LE (word);
+          extra |= word >> 24;
+          bad |= ((word >> 8) & 0xFFFF) - n_features < span;
+        }
+    }
+
+  *has_extra = extra != 0;
+  *has_bad_feature = bad != 0;
+}
+
 static void
 validate_attributes (TerrainTntMap *self,
                      TntSink       *sink)
 {
   gsize cells = (gsize) self->width * self->height;
   const guint8 *data = self->blocks[TERRAIN_TNT_SECTION_ATTRIBUTES].data;
+  gboolean has_extra, has_bad_feature;
 
-  for (gsize i = 0; i < cells; i++)
+  scan_attributes (self, &has_extra, &has_bad_feature);
+
+  for (gsize i = 0; has_extra && i < cells; i++)
     {
       guint8 extra = data[i * self->cell_bytes + 3];
       TerrainIssue *issue;
@@ -3662,7 +3743,8 @@ validate_attributes (TerrainTntMap *self,
       sink_add (sink, TNT_FINDING_ATTRIBUTE_EXTRA, issue);
     }
 
-  validate_feature_indices (self, sink);
+  if (has_bad_feature)
+    validate_feature_indices (self, sink);
 }
 
 static void
