@@ -122,7 +122,7 @@ check_bounds (TerrainAtlasFile *atlas)
       for (guint32 y = 0; y < (1u << level); y++)
         {
           g_autoptr(TerrainAtlasGeometry) geometry = get_geometry (atlas, 0, level, x, y);
-          TerrainAtlasStub *stub = terrain_atlas_toc_get_stub (toc,
+          g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (toc,
                                                                (guint) terrain_atlas_toc_find_stub (toc, level, x, y));
           TerrainAtlasBox box, chunk;
           guint n;
@@ -144,7 +144,7 @@ check_bounds (TerrainAtlasFile *atlas)
           if (level + 1 < depth)
             for (guint k = 0; k < 4; k++)
               {
-                TerrainAtlasStub *child =
+                g_autoptr(TerrainAtlasStub) child =
                   terrain_atlas_toc_get_stub (toc, (guint) terrain_atlas_toc_find_stub (toc, level + 1,
                                                                                         2 * x + (k >> 1),
                                                                                         2 * y + (k & 1)));
@@ -559,8 +559,8 @@ test_texture (void)
   g_assert_cmpstr (terrain_atlas_config_lookup (config, "type"), ==, "unique");
   g_assert_cmpstr (terrain_atlas_config_lookup (config, "textureSlot"), ==, "0");
   {
-    g_autofree char *name = terrain_atlas_stub_dup_name (terrain_atlas_toc_get_stub (
-                                                           terrain_atlas_file_get_toc (atlas, 2), 0));
+    g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (atlas, 2), 0);
+    g_autofree char *name = terrain_atlas_stub_dup_name (stub);
 
     g_assert_cmpstr (name, ==, "schema");
   }
