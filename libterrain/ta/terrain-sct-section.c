@@ -13,6 +13,7 @@
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-writer-private.h"
+#include "terrain-tile-private.h"
 
 /* tnt-sct.md, "SCT sections": seven little-endian u32 header words. */
 #define HEADER_WORDS          7
@@ -30,8 +31,6 @@
 /* Validation reports this many bad tile indices one by one, then a count. */
 #define MAX_TILE_ISSUES       20
 
-/* Pixels of the checker drawn where a tile index has no tile. */
-#define CHECKER_SQUARE        8
 
 G_STATIC_ASSERT (HEADER_WORDS * 4 == TERRAIN_SCT_HEADER_SIZE);
 
@@ -850,25 +849,7 @@ terrain_sct_section_render (TerrainSctSection  *self,
           tile = block_peek (tiles, (gsize) index * TERRAIN_SCT_TILE_BYTES,
                              TERRAIN_SCT_TILE_BYTES);
 
-        for (guint y = 0; y < TERRAIN_SCT_TILE_PIXELS; y++)
-          for (guint x = 0; x < TERRAIN_SCT_TILE_PIXELS; x++)
-            {
-              guint8 *p = dest + (gsize) y * stride + 4 * x;
-
-              if (tile != NULL)
-                {
-                  memcpy (p, rgba + 4 * tile[y * TERRAIN_SCT_TILE_PIXELS + x], 4);
-                }
-              else
-                {
-                  gboolean magenta = ((x / CHECKER_SQUARE + y / CHECKER_SQUARE) & 1) == 0;
-
-                  p[0] = magenta ? 0xff : 0;
-                  p[1] = 0;
-                  p[2] = magenta ? 0xff : 0;
-                  p[3] = 0xff;
-                }
-            }
+        terrain_ta_draw_tile (dest, stride, tile, rgba);
       }
 
   return g_steal_pointer (&image);

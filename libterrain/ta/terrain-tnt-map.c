@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "terrain-tnt-map.h"
+#include "terrain-tile-private.h"
 #include "terrain-tnt-map-private.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
@@ -3041,7 +3042,8 @@ require_palette (TerrainPalette  *palette,
  * Renders the whole map at one pixel per map pixel: `(Width/2)*32` x
  * `(Height/2)*32` RGBA pixels, each tile expanded through @palette. A tile
  * map entry not below the tile count is drawn as a magenta and black checker
- * so that damage is visible.
+ * of 8-pixel squares (magenta at the tile's top-left) so that damage is
+ * visible.
  *
  * Returns: (transfer full) (nullable): the picture, or %NULL with
  *   %TERRAIN_ERROR_INVALID_VALUE when @palette is %NULL or the map has no
@@ -3089,28 +3091,10 @@ terrain_tnt_map_render (TerrainTntMap   *self,
         guint8 *out = pixels + (gsize) row * TERRAIN_TNT_TILE_PIXELS * stride +
                       (gsize) column * TERRAIN_TNT_TILE_PIXELS * 4;
 
-        for (guint y = 0; y < TERRAIN_TNT_TILE_PIXELS; y++, out += stride)
-          {
-            if (tile < self->n_tiles)
-              {
-                const guint8 *src = tiles + (gsize) tile * TERRAIN_TNT_TILE_BYTES + y * 32;
-
-                for (guint x = 0; x < TERRAIN_TNT_TILE_PIXELS; x++)
-                  memcpy (out + 4 * x, rgba + 4 * src[x], 4);
-              }
-            else
-              {
-                for (guint x = 0; x < TERRAIN_TNT_TILE_PIXELS; x++)
-                  {
-                    gboolean on = ((x / 8) ^ (y / 8)) & 1;
-
-                    out[4 * x + 0] = on ? 0xFF : 0x00;
-                    out[4 * x + 1] = 0x00;
-                    out[4 * x + 2] = on ? 0xFF : 0x00;
-                    out[4 * x + 3] = 0xFF;
-                  }
-              }
-          }
+        terrain_ta_draw_tile (out, stride,
+                              tile < self->n_tiles
+                                ? tiles + (gsize) tile * TERRAIN_TNT_TILE_BYTES : NULL,
+                              rgba);
       }
 
   return g_steal_pointer (&image);
