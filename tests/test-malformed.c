@@ -57,6 +57,20 @@ read_case (const Case *c)
   return g_bytes_new_take (g_steal_pointer (&contents), length);
 }
 
+/* What `terrain info --json` prints is JSON: UTF-8, no NaN, and it parses. */
+static void
+assert_json (JsonNode *node)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  parsed = json_from_string (text, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (parsed);
+}
+
 /* Loads with the harness's parser; returns FALSE with @error set on failure.
  * What loads is also checked as valid/ requires. */
 static gboolean
@@ -96,6 +110,7 @@ load_case (const Case  *c,
       g_assert_no_error (local);
       second = terrain_document_describe (again);
       g_assert_true (json_node_equal (first, second));
+      assert_json (first);
       return TRUE;
     }
 

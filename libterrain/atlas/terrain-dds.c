@@ -236,6 +236,15 @@ terrain_dds_parse (GBytes          *bytes,
                 return FALSE;
               }
             info->header_size += DDS_DX10_SIZE;
+            /* Six faces per element of a cube array: keep the product in 32 bits. */
+            if ((misc & DX10_MISC_TEXTURECUBE) && array_size > G_MAXUINT32 / 6)
+              {
+                g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                             "DDS: a cube map array of %u elements (byte offset %"
+                             G_GOFFSET_FORMAT ") has more than 2^32 faces",
+                             array_size, offset + 140);
+                return FALSE;
+              }
             info->n_surfaces = MAX (array_size, 1) * ((misc & DX10_MISC_TEXTURECUBE) ? 6 : 1);
             map_dxgi (info);
           }

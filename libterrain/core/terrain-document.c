@@ -653,14 +653,17 @@ terrain_document_validate (TerrainDocument *self)
  *
  * Summarises the document as a JSON object: format, header fields, counts
  * and sizes. `terrain info` prints it. A float field that holds NaN or an
- * infinity, which JSON cannot express, is null.
+ * infinity, which JSON cannot express, is null; bytes of a string that are
+ * not UTF-8 (names in a legacy code page) are U+FFFD.
  *
  * Returns: (transfer full): a JSON object node
  */
-/* JSON has no NaN or infinity (json-glib would print "-nan.0"), and a float
- * field of a corrupt file can hold either: those become null. */
+/* JSON has no NaN or infinity (json-glib would print "-nan.0") and its
+ * strings are UTF-8, but a float field of a corrupt file can hold either and
+ * names in legacy archives are in any code page: non-finite numbers become
+ * null, invalid UTF-8 sequences U+FFFD. */
 static void
-replace_non_finite (JsonNode *node)
+make_json_safe (JsonNode *node)
 {
   switch (json_node_get_node_type (node))
     {
@@ -671,7 +674,7 @@ replace_non_finite (JsonNode *node)
 
         json_object_iter_init (&iter, json_node_get_object (node));
         while (json_object_iter_next (&iter, NULL, &member))
-          replace_non_finite (member);
+          make_json_safe (member);
       }
       break;
     case JSON_NODE_ARRAY:
@@ -679,13 +682,20 @@ replace_non_finite (JsonNode *node)
         JsonArray *array = json_node_get_array (node);
 
         for (guint i = 0; i < json_array_get_length (array); i++)
-          replace_non_finite (json_array_get_element (array, i));
+          make_json_safe (json_array_get_element (array, i));
       }
       break;
     case JSON_NODE_VALUE:
       if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
           !isfinite (json_node_get_double (node)))
         json_node_init_null (node);
+      else if (json_node_get_value_type (node) == G_TYPE_STRING &&
+               !g_utf8_validate (json_node_get_string (node), -1, NULL))
+        {
+          g_autofree char *valid = g_utf8_make_valid (json_node_get_string (node), -1);
+
+          json_node_set_string (node, valid);
+        }
       break;
     case JSON_NODE_NULL:
     default:
@@ -702,7 +712,7 @@ terrain_document_describe (TerrainDocument *self)
 
   node = TERRAIN_DOCUMENT_GET_CLASS (self)->describe (self);
   if (node != NULL)
-    replace_non_finite (node);
+    make_json_safe (node);
   return node;
 }
 

@@ -5,8 +5,11 @@
  *   - loading either succeeds or fails with a TERRAIN_ERROR (never a crash,
  *     leak or sanitizer report);
  *   - whatever loads must write back byte-exact, and the written bytes must
- *     load again and describe identically;
- *   - validate, describe and describe_offset run on every loaded document.
+ *     load again and describe identically, in valid JSON;
+ *   - validate, describe and describe_offset run on every loaded document,
+ *     and so do render_image (through a grey palette) and export_heights
+ *     for inputs up to 64 KiB, which decode what loading leaves for later;
+ *     they may fail, but only with a TERRAIN_ERROR.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -23,8 +26,38 @@
 # error "FUZZ_FORMAT must name the format"
 #endif
 
+#define RENDER_MAX_INPUT (64 * 1024)
+
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
+
+static TerrainPalette *
+grey_palette (void)
+{
+  static TerrainPalette *palette;
+
+  if (palette == NULL)
+    {
+      guint8 rgb[3 * 256];
+
+      for (guint i = 0; i < 256; i++)
+        rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = (guint8) i;
+      palette = terrain_palette_new_from_rgb (rgb, 256);
+    }
+  return palette;
+}
+
+/* Rendering and height export may refuse a document, with a TERRAIN_ERROR. */
+static void
+check_image (TerrainImage  *image,
+             GError       **error)
+{
+  if (image != NULL)
+    terrain_image_unref (image);
+  else if (*error == NULL || (*error)->domain != TERRAIN_ERROR)
+    abort ();
+  g_clear_error (error);
+}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
@@ -52,6 +85,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   issues = terrain_document_validate (document);
   first = terrain_document_describe (document);
   where = terrain_document_describe_offset (document, size / 2);
+  /* A large document's picture would take the fuzzer's time from parsing
+   * (a .ter is always 192 KiB or more); small ones cover the decoders. */
+  if (size <= RENDER_MAX_INPUT)
+    {
+      GError *render_error = NULL;
+      TerrainImage *image = terrain_document_render_image (document, grey_palette (),
+                                                           &render_error);
+
+      check_image (image, &render_error);
+      image = terrain_document_export_heights (document, &render_error);
+      check_image (image, &render_error);
+    }
 
   written = terrain_document_save_to_bytes (document, &error);
   if (written == NULL)
@@ -83,6 +128,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       g_printerr ("re-parsed document describes differently\n");
       abort ();
     }
+
+  /* `terrain info --json` must print JSON: UTF-8 that parses again. */
+  {
+    g_autofree char *text = json_to_string (first, FALSE);
+    g_autoptr(JsonNode) parsed = NULL;
+
+    if (!g_utf8_validate (text, -1, NULL))
+      {
+        g_printerr ("the description is not UTF-8\n");
+        abort ();
+      }
+    parsed = json_from_string (text, &error);
+    if (parsed == NULL)
+      {
+        g_printerr ("the description is not JSON: %s\n", error->message);
+        abort ();
+      }
+  }
 
   return 0;
 }
