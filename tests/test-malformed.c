@@ -225,6 +225,8 @@ test_invalid (gconstpointer data)
   if (error->domain != TERRAIN_ERROR)
     g_error ("%s: %s error instead of a TERRAIN_ERROR: %s", c->path,
              g_quark_to_string (error->domain), error->message);
+  /* Messages quote names from files; they must still be UTF-8. */
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
   g_test_message ("%s in %.6f s: %s", nick_from_code (error->code), seconds, error->message);
   if (c->code >= 0)
     g_assert_error (error, TERRAIN_ERROR, c->code);

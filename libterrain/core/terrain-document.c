@@ -258,6 +258,8 @@ terrain_document_load_bytes (GBytes               *bytes,
                              GError              **error)
 {
   TerrainLoadFunc load;
+  TerrainDocument *document;
+  GError *local = NULL;
 
   g_return_val_if_fail (bytes != NULL, NULL);
 
@@ -283,7 +285,21 @@ terrain_document_load_bytes (GBytes               *bytes,
       return NULL;
     }
 
-  return load (bytes, limits, error);
+  document = load (bytes, limits, &local);
+  if (local != NULL)
+    {
+      /* Messages quote names from the file (HPI paths, TDF keys), which may
+       * be in a legacy code page; a GError message is UTF-8. */
+      if (!g_utf8_validate (local->message, -1, NULL))
+        {
+          char *valid = g_utf8_make_valid (local->message, -1);
+
+          g_free (local->message);
+          local->message = valid;
+        }
+      g_propagate_error (error, local);
+    }
+  return document;
 }
 
 /**

@@ -79,6 +79,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     {
       if (error == NULL || error->domain != TERRAIN_ERROR)
         abort ();
+      if (!g_utf8_validate (error->message, -1, NULL))
+        {
+          g_printerr ("the error message is not UTF-8\n");
+          abort ();
+        }
       return 0;
     }
 
