@@ -131,7 +131,8 @@ terrain_cli_error (const char   *path,
 
   /* One line per error, whatever the library said. */
   g_strdelimit (message, "\n", ' ');
-  if (path != NULL)
+  /* I/O errors from the library already start with the file's name. */
+  if (path != NULL && !g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_IO))
     g_printerr ("terrain: %s: %s\n", path, message);
   else
     g_printerr ("terrain: %s\n", message);
