@@ -146,6 +146,87 @@ terrain_cli_usage_error (const char *command,
   g_printerr (_("Try “terrain %s --help” for more information.\n"), command);
 }
 
+static void
+print_group_usage (const TerrainCliGroup *group,
+                   FILE                  *stream)
+{
+  int width = 12;
+
+  for (guint i = 0; i < group->n_commands; i++)
+    width = MAX (width, (int) strlen (group->commands[i].name) + 2);
+
+  fprintf (stream, _("Usage: %s COMMAND [OPTION…] %s\n"), group->name, _(group->parameters));
+  fprintf (stream, "\n");
+  if (group->description != NULL)
+    fprintf (stream, "%s\n\n", _(group->description));
+  fprintf (stream, "%s\n", _("Commands:"));
+  for (guint i = 0; i < group->n_commands; i++)
+    fprintf (stream, "  %-*s %s\n", width, group->commands[i].name,
+             _(group->commands[i].summary));
+  fprintf (stream, "\n");
+  if (group->footer != NULL)
+    fprintf (stream, "%s\n", _(group->footer));
+  fprintf (stream, _("Run “%s COMMAND --help” for a command's options.\n"), group->name);
+}
+
+/**
+ * terrain_cli_dispatch:
+ * @group: the command and its subcommands
+ * @argc: argument count; @argv[0] is the program, @argv[1] the subcommand
+ * @argv: arguments (argv[1] is overwritten)
+ *
+ * Runs the subcommand @argv[1] of @group, or prints @group's usage: on
+ * stdout for --help, -h and help (exit 0), on stderr when no subcommand is
+ * given (exit 64). An unknown subcommand is a usage error.
+ *
+ * Returns: the exit status
+ */
+int
+terrain_cli_dispatch (const TerrainCliGroup *group,
+                      int                    argc,
+                      char                 **argv)
+{
+  const char *name;
+
+  if (argc < 2)
+    {
+      print_group_usage (group, stderr);
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  name = argv[1];
+  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
+    {
+      print_group_usage (group, stdout);
+      return TERRAIN_EXIT_OK;
+    }
+  if (group->top_level && strcmp (name, "--version") == 0)
+    {
+      terrain_cli_print_version ();
+      return TERRAIN_EXIT_OK;
+    }
+
+  for (guint i = 0; i < group->n_commands; i++)
+    if (strcmp (name, group->commands[i].name) == 0)
+      {
+        /* The subcommand sees "NAME SUBCOMMAND" as its program name. */
+        g_autofree char *prgname = g_strdup_printf ("%s %s", group->name, name);
+
+        if (group->top_level && terrain_cli_wants_version (name, argc - 1, argv + 1))
+          {
+            terrain_cli_print_version ();
+            return TERRAIN_EXIT_OK;
+          }
+        g_set_prgname (prgname);
+        argv[1] = argv[0];
+        return group->commands[i].run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("%s: unknown command “%s”\n"), group->name, name);
+  g_printerr (_("Try “%s --help” for the list of commands.\n"), group->name);
+  return TERRAIN_EXIT_USAGE;
+}
+
 static char *
 list_format_names (void)
 {

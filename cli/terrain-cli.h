@@ -28,6 +28,26 @@ typedef struct
   TerrainCommandFunc run;
 } TerrainCliCommand;
 
+/* A command with subcommands (`terrain`, `terrain tnt`, `terrain tnt
+ * features`, …): terrain_cli_dispatch() prints its --help, finds the
+ * subcommand named by argv[1] and runs it with "NAME SUBCOMMAND" as the
+ * program name. The texts are untranslated (N_()); @description and
+ * @footer may be %NULL. */
+typedef struct
+{
+  const char              *name;          /* "terrain tnt features" */
+  const char              *parameters;    /* after "COMMAND [OPTION…]" */
+  const char              *description;
+  const char              *footer;
+  const TerrainCliCommand *commands;
+  guint                    n_commands;
+  gboolean                 top_level;     /* answers `terrain CMD … --version` */
+} TerrainCliGroup;
+
+int   terrain_cli_dispatch             (const TerrainCliGroup *group,
+                                        int                    argc,
+                                        char                 **argv);
+
 int   terrain_command_info             (int argc, char **argv);
 int   terrain_command_validate         (int argc, char **argv);
 int   terrain_command_roundtrip        (int argc, char **argv);

@@ -471,49 +471,17 @@ static const TerrainCliCommand atlas_commands[] = {
   { "compact", N_("Write a copy without history frames"), atlas_compact },
 };
 
-static void
-print_atlas_usage (FILE *stream)
-{
-  fprintf (stream, "%s\n\n", _("Usage: terrain atlas COMMAND [OPTION…] FILE…"));
-  fprintf (stream, "%s\n\n", _("Inspect and rewrite Torque (TGEA) Atlas terrain files. "
-                               "`terrain info`, `validate`, `roundtrip` and `convert` take "
-                               "Atlas files too."));
-  fprintf (stream, "%s\n", _("Commands:"));
-  for (guint i = 0; i < G_N_ELEMENTS (atlas_commands); i++)
-    fprintf (stream, "  %-18s %s\n", atlas_commands[i].name, _(atlas_commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “terrain atlas COMMAND --help” for a command's options."));
-}
+static const TerrainCliGroup atlas_group = {
+  "terrain atlas", N_("FILE…"),
+  N_("Inspect and rewrite Torque (TGEA) Atlas terrain files. "
+     "`terrain info`, `validate`, `roundtrip` and `convert` take "
+     "Atlas files too."),
+  NULL, atlas_commands, G_N_ELEMENTS (atlas_commands), FALSE
+};
 
 int
 terrain_command_atlas (int    argc,
                        char **argv)
 {
-  const char *name;
-
-  if (argc < 2)
-    {
-      print_atlas_usage (stderr);
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  name = argv[1];
-  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
-    {
-      print_atlas_usage (stdout);
-      return TERRAIN_EXIT_OK;
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (atlas_commands); i++)
-    if (strcmp (name, atlas_commands[i].name) == 0)
-      {
-        g_autofree char *prgname = g_strdup_printf ("terrain atlas %s", name);
-
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return atlas_commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("terrain atlas: unknown command “%s”\n"), name);
-  print_atlas_usage (stderr);
-  return TERRAIN_EXIT_USAGE;
+  return terrain_cli_dispatch (&atlas_group, argc, argv);
 }

@@ -347,49 +347,17 @@ static const TerrainCliCommand hpi_commands[] = {
   { "pack", N_("Write an archive from files and folders"), hpi_pack },
 };
 
-static void
-print_hpi_usage (FILE *stream)
-{
-  fprintf (stream, "%s\n\n", _("Usage: terrain hpi COMMAND [OPTION…] ARCHIVE…"));
-  fprintf (stream, "%s\n\n", _("Total Annihilation HPI archives (.hpi, .ufo, .ccx, .gp3). "
-                               "Other commands open a file inside an archive as "
-                               "ARCHIVE:path/inside, e.g. `terrain info maps.ufo:maps/x.tnt`."));
-  fprintf (stream, "%s\n", _("Commands:"));
-  for (guint i = 0; i < G_N_ELEMENTS (hpi_commands); i++)
-    fprintf (stream, "  %-18s %s\n", hpi_commands[i].name, _(hpi_commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “terrain hpi COMMAND --help” for a command's options."));
-}
+static const TerrainCliGroup hpi_group = {
+  "terrain hpi", N_("ARCHIVE…"),
+  N_("Total Annihilation HPI archives (.hpi, .ufo, .ccx, .gp3). "
+     "Other commands open a file inside an archive as "
+     "ARCHIVE:path/inside, e.g. `terrain info maps.ufo:maps/x.tnt`."),
+  NULL, hpi_commands, G_N_ELEMENTS (hpi_commands), FALSE
+};
 
 int
 terrain_command_hpi (int    argc,
                      char **argv)
 {
-  const char *name;
-
-  if (argc < 2)
-    {
-      print_hpi_usage (stderr);
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  name = argv[1];
-  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
-    {
-      print_hpi_usage (stdout);
-      return TERRAIN_EXIT_OK;
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (hpi_commands); i++)
-    if (strcmp (name, hpi_commands[i].name) == 0)
-      {
-        g_autofree char *prgname = g_strdup_printf ("terrain hpi %s", name);
-
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return hpi_commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("terrain hpi: unknown command “%s”\n"), name);
-  print_hpi_usage (stderr);
-  return TERRAIN_EXIT_USAGE;
+  return terrain_cli_dispatch (&hpi_group, argc, argv);
 }

@@ -589,52 +589,18 @@ static const TerrainCliCommand insomniac_commands[] = {
     insomniac_import_heights },
 };
 
-static void
-print_insomniac_usage (FILE *stream)
-{
-  fprintf (stream, "%s\n\n", _("Usage: terrain insomniac COMMAND [OPTION…] FILE…"));
-  fprintf (stream, "%s\n\n", _("Export and edit Insomniac open-world terrain: FloorHeightData "
-                               "(.fhd), TerrainNodeLayer (.tnl) and TNLChunk (.tnlc) bodies. "
-                               "These have no magic number: name the format with --format "
-                               "when the extension does not."));
-  fprintf (stream, "%s\n", _("Commands:"));
-  for (guint i = 0; i < G_N_ELEMENTS (insomniac_commands); i++)
-    fprintf (stream, "  %-16s %s\n", insomniac_commands[i].name,
-             _(insomniac_commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “terrain insomniac COMMAND --help” for a command's "
-                               "options."));
-}
+static const TerrainCliGroup insomniac_group = {
+  "terrain insomniac", N_("FILE…"),
+  N_("Export and edit Insomniac open-world terrain: FloorHeightData "
+     "(.fhd), TerrainNodeLayer (.tnl) and TNLChunk (.tnlc) bodies. "
+     "These have no magic number: name the format with --format "
+     "when the extension does not."),
+  NULL, insomniac_commands, G_N_ELEMENTS (insomniac_commands), FALSE
+};
 
 int
 terrain_command_insomniac (int    argc,
                            char **argv)
 {
-  const char *name;
-
-  if (argc < 2)
-    {
-      print_insomniac_usage (stderr);
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  name = argv[1];
-  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
-    {
-      print_insomniac_usage (stdout);
-      return TERRAIN_EXIT_OK;
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (insomniac_commands); i++)
-    if (strcmp (name, insomniac_commands[i].name) == 0)
-      {
-        g_autofree char *prgname = g_strdup_printf ("terrain insomniac %s", name);
-
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return insomniac_commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("terrain insomniac: unknown command “%s”\n"), name);
-  print_insomniac_usage (stderr);
-  return TERRAIN_EXIT_USAGE;
+  return terrain_cli_dispatch (&insomniac_group, argc, argv);
 }

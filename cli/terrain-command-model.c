@@ -474,48 +474,16 @@ static const TerrainCliCommand model_commands[] = {
   { "roundtrip", N_("Check byte-exact and re-compressed writes"), model_roundtrip },
 };
 
-static void
-print_model_usage (FILE *stream)
-{
-  fprintf (stream, "%s\n\n", _("Usage: terrain model COMMAND [OPTION…] FILE…"));
-  fprintf (stream, "%s\n\n", _("Read, export and edit Insomniac DAT1 .model assets (plain, "
-                               "wrapped, LZ4-compressed)."));
-  fprintf (stream, "%s\n", _("Commands:"));
-  for (guint i = 0; i < G_N_ELEMENTS (model_commands); i++)
-    fprintf (stream, "  %-12s %s\n", model_commands[i].name, _(model_commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “terrain model COMMAND --help” for a command's options."));
-}
+static const TerrainCliGroup model_group = {
+  "terrain model", N_("FILE…"),
+  N_("Read, export and edit Insomniac DAT1 .model assets (plain, "
+     "wrapped, LZ4-compressed)."),
+  NULL, model_commands, G_N_ELEMENTS (model_commands), FALSE
+};
 
 int
 terrain_command_model (int    argc,
                        char **argv)
 {
-  const char *name;
-
-  if (argc < 2)
-    {
-      print_model_usage (stderr);
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  name = argv[1];
-  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
-    {
-      print_model_usage (stdout);
-      return TERRAIN_EXIT_OK;
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (model_commands); i++)
-    if (strcmp (name, model_commands[i].name) == 0)
-      {
-        g_autofree char *prgname = g_strdup_printf ("terrain model %s", name);
-
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return model_commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("terrain model: unknown command “%s”\n"), name);
-  print_model_usage (stderr);
-  return TERRAIN_EXIT_USAGE;
+  return terrain_cli_dispatch (&model_group, argc, argv);
 }

@@ -301,48 +301,16 @@ static const TerrainCliCommand ota_commands[] = {
   { "set", N_("Change header keys and start positions"), ota_set },
 };
 
-static void
-print_ota_usage (FILE *stream)
-{
-  fprintf (stream, "%s\n\n", _("Usage: terrain ota COMMAND [OPTION…] FILE…"));
-  fprintf (stream, "%s\n\n", _("Total Annihilation map descriptions (.ota). Edits keep every "
-                               "other byte of the file as it was."));
-  fprintf (stream, "%s\n", _("Commands:"));
-  for (guint i = 0; i < G_N_ELEMENTS (ota_commands); i++)
-    fprintf (stream, "  %-18s %s\n", ota_commands[i].name, _(ota_commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “terrain ota COMMAND --help” for a command's options."));
-}
+static const TerrainCliGroup ota_group = {
+  "terrain ota", N_("FILE…"),
+  N_("Total Annihilation map descriptions (.ota). Edits keep every "
+     "other byte of the file as it was."),
+  NULL, ota_commands, G_N_ELEMENTS (ota_commands), FALSE
+};
 
 int
 terrain_command_ota (int    argc,
                      char **argv)
 {
-  const char *name;
-
-  if (argc < 2)
-    {
-      print_ota_usage (stderr);
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  name = argv[1];
-  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
-    {
-      print_ota_usage (stdout);
-      return TERRAIN_EXIT_OK;
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (ota_commands); i++)
-    if (strcmp (name, ota_commands[i].name) == 0)
-      {
-        g_autofree char *prgname = g_strdup_printf ("terrain ota %s", name);
-
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return ota_commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("terrain ota: unknown command “%s”\n"), name);
-  print_ota_usage (stderr);
-  return TERRAIN_EXIT_USAGE;
+  return terrain_cli_dispatch (&ota_group, argc, argv);
 }

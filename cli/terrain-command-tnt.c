@@ -1496,14 +1496,7 @@ command_stamp (int    argc,
 /* ------------------------------------------------------------------------ */
 /* Dispatch                                                                 */
 
-typedef struct
-{
-  const char *name;
-  const char *summary;
-  TerrainCommandFunc run;
-} Subcommand;
-
-static const Subcommand feature_commands[] = {
+static const TerrainCliCommand feature_commands[] = {
   { "list", N_("List placed features and the feature table"), features_list },
   { "add", N_("Place a feature at a cell"), features_add },
   { "move", N_("Move a placed feature"), features_move },
@@ -1512,14 +1505,14 @@ static const Subcommand feature_commands[] = {
   { "overlay", N_("Render the map with feature footprints as PNG"), features_overlay },
 };
 
-static const Subcommand height_commands[] = {
+static const TerrainCliCommand height_commands[] = {
   { "brush", N_("Raise, lower, smooth, flatten or set heights with a brush"), heights_brush },
 };
 
 static int features_group (int argc, char **argv);
 static int heights_group (int argc, char **argv);
 
-static const Subcommand tnt_commands[] = {
+static const TerrainCliCommand tnt_commands[] = {
   { "features", N_("Place, move, remove, list and clean up features"), features_group },
   { "heights", N_("Edit heights (brush)"), heights_group },
   { "void", N_("Mark or unmark void cells"), command_void },
@@ -1531,64 +1524,44 @@ static const Subcommand tnt_commands[] = {
   { "stamp", N_("Stamp an SCT section into the map"), command_stamp },
 };
 
-static int
-dispatch (const char       *prefix,
-          const Subcommand *commands,
-          guint             n_commands,
-          int               argc,
-          char            **argv)
-{
-  const char *name = argc >= 2 ? argv[1] : NULL;
+static const char tnt_footer[] =
+  N_("Editing commands write to -o OUT or change FILE in place (atomically); --dry-run "
+     "prints what would change.");
 
-  if (name == NULL || strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 ||
-      strcmp (name, "help") == 0)
-    {
-      FILE *stream = name == NULL ? stderr : stdout;
+static const TerrainCliGroup tnt_group = {
+  "terrain tnt", N_("FILE…"), N_("Edit Total Annihilation maps (.tnt)."), tnt_footer,
+  tnt_commands, G_N_ELEMENTS (tnt_commands), FALSE
+};
 
-      fprintf (stream, _("Usage: terrain %s COMMAND [OPTION…] FILE …\n\n"), prefix);
-      fprintf (stream, "%s\n", _("Commands:"));
-      for (guint i = 0; i < n_commands; i++)
-        fprintf (stream, "  %-18s %s\n", commands[i].name, _(commands[i].summary));
-      fprintf (stream, _("\nEditing commands write to -o OUT or change FILE in place "
-                         "(atomically); --dry-run prints what would change.\n"
-                         "Run “terrain %s COMMAND --help” for a command's options.\n"), prefix);
-      return name == NULL ? TERRAIN_EXIT_USAGE : TERRAIN_EXIT_OK;
-    }
+static const TerrainCliGroup features_group_info = {
+  "terrain tnt features", N_("FILE…"), NULL, tnt_footer,
+  feature_commands, G_N_ELEMENTS (feature_commands), FALSE
+};
 
-  for (guint i = 0; i < n_commands; i++)
-    if (strcmp (name, commands[i].name) == 0)
-      {
-        g_autofree char *prgname = g_strdup_printf ("terrain %s %s", prefix, name);
-
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("terrain %s: unknown command “%s”\n"), prefix, name);
-  g_printerr (_("Try “terrain %s --help” for the list.\n"), prefix);
-  return TERRAIN_EXIT_USAGE;
-}
+static const TerrainCliGroup heights_group_info = {
+  "terrain tnt heights", N_("FILE…"), NULL, tnt_footer,
+  height_commands, G_N_ELEMENTS (height_commands), FALSE
+};
 
 static int
 features_group (int    argc,
                 char **argv)
 {
-  return dispatch ("tnt features", feature_commands, G_N_ELEMENTS (feature_commands), argc, argv);
+  return terrain_cli_dispatch (&features_group_info, argc, argv);
 }
 
 static int
 heights_group (int    argc,
                char **argv)
 {
-  return dispatch ("tnt heights", height_commands, G_N_ELEMENTS (height_commands), argc, argv);
+  return terrain_cli_dispatch (&heights_group_info, argc, argv);
 }
 
 int
 terrain_command_tnt (int    argc,
                      char **argv)
 {
-  int status = dispatch ("tnt", tnt_commands, G_N_ELEMENTS (tnt_commands), argc, argv);
+  int status = terrain_cli_dispatch (&tnt_group, argc, argv);
 
   g_clear_pointer (&opt_output, g_free);
   g_clear_pointer (&opt_footprints, g_strfreev);

@@ -7,8 +7,6 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "terrain-cli.h"
 
@@ -39,67 +37,23 @@ static const TerrainCliCommand commands[] = {
     terrain_command_tnt },
 };
 
-static void
-print_usage (FILE *stream)
-{
-  fprintf (stream, "%s\n\n", _("Usage: terrain COMMAND [OPTION…] FILE…"));
-  fprintf (stream, "%s\n\n", _("Read, check and edit legacy game terrain files: Total "
-                              "Annihilation maps and archives, Torque Atlas, CHU and TQT, "
-                              "Insomniac terrain and models."));
-  fprintf (stream, "%s\n", _("Commands:"));
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (stream, "  %-18s %s\n", commands[i].name, _(commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “terrain COMMAND --help” for a command's options."));
-  fprintf (stream, "%s\n", _("Exit status: 0 success; 1 findings (validate) or mismatch "
-                             "(roundtrip); 2 a file could not be read or written; 64 bad usage."));
-}
+static const TerrainCliGroup terrain_group = {
+  "terrain", N_("FILE…"),
+  N_("Read, check and edit legacy game terrain files: Total Annihilation maps and archives, "
+     "Torque Atlas, CHU and TQT, Insomniac terrain and models."),
+  N_("Exit status: 0 success; 1 findings (validate) or mismatch (roundtrip); 2 a file could "
+     "not be read or written; 64 bad usage."),
+  commands, G_N_ELEMENTS (commands), TRUE
+};
 
 int
 main (int    argc,
       char **argv)
 {
-  const char *name;
-
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  if (argc < 2)
-    {
-      print_usage (stderr);
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  name = argv[1];
-  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
-    {
-      print_usage (stdout);
-      return TERRAIN_EXIT_OK;
-    }
-  if (strcmp (name, "--version") == 0)
-    {
-      terrain_cli_print_version ();
-      return TERRAIN_EXIT_OK;
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (strcmp (name, commands[i].name) == 0)
-      {
-        /* The subcommand sees "terrain COMMAND" as its program name. */
-        g_autofree char *prgname = g_strdup_printf ("terrain %s", name);
-
-        if (terrain_cli_wants_version (name, argc - 1, argv + 1))
-          {
-            terrain_cli_print_version ();
-            return TERRAIN_EXIT_OK;
-          }
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("terrain: unknown command “%s”\n"), name);
-  print_usage (stderr);
-  return TERRAIN_EXIT_USAGE;
+  return terrain_cli_dispatch (&terrain_group, argc, argv);
 }
