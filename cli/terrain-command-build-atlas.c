@@ -160,7 +160,7 @@ terrain_command_build_atlas (int    argc,
   g_autofree char *texture_path = NULL;
   g_autofree char *tiles_pattern = NULL;
   g_autofree char *tiles_grid = NULL;
-  g_autofree char *format_name = NULL;
+  g_autofree char *texture_format = NULL;
   g_autofree char *opacity_path = NULL;
   g_autofree char *lightmap_path = NULL;
   g_auto(GStrv) source_images = NULL;
@@ -187,8 +187,8 @@ terrain_command_build_atlas (int    argc,
       N_("PATTERN") },
     { "tiles", 0, 0, G_OPTION_ARG_STRING, &tiles_grid,
       N_("Size of the --texture-tiles grid"), N_("COLUMNSxROWS") },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      N_("Texture tile encoding: jpeg (default) or png"), N_("FORMAT") },
+    { "texture-format", 0, 0, G_OPTION_ARG_STRING, &texture_format,
+      N_("Texture tile encoding: jpeg (default) or png"), N_("ENCODING") },
     { "quality", 'q', 0, G_OPTION_ARG_INT, &quality,
       N_("JPEG quality, 1 to 100 (default 90)"), N_("Q") },
     { "tile-size", 0, 0, G_OPTION_ARG_INT, &tile_size,
@@ -234,8 +234,8 @@ terrain_command_build_atlas (int    argc,
   guint columns = 0, rows = 0;
 
   /* Not terrain_cli_option_context(): its --format (read files as FORMAT)
-   * would clash with the texture --format, and heightmaps have their own
-   * --heightmap-format. */
+   * means nothing here, since heightmaps have their own --heightmap-format
+   * and textures are plain images. */
   g_option_context_set_summary (context,
                                 _("Build a Torque (TGEA) Atlas file from a heightmap (8/16-bit "
                                   "grey, Terrain-RGB or Terrarium PNG, raw16, SRTM .hgt, Torque "
@@ -266,10 +266,12 @@ terrain_command_build_atlas (int    argc,
       terrain_cli_usage_error ("build-atlas", _("an option is out of range (see --help)"));
       return TERRAIN_EXIT_USAGE;
     }
-  if (format_name != NULL && g_ascii_strcasecmp (format_name, "jpeg") != 0 &&
-      g_ascii_strcasecmp (format_name, "jpg") != 0 && g_ascii_strcasecmp (format_name, "png") != 0)
+  if (texture_format != NULL &&
+      g_ascii_strcasecmp (texture_format, "jpeg") != 0 &&
+      g_ascii_strcasecmp (texture_format, "jpg") != 0 &&
+      g_ascii_strcasecmp (texture_format, "png") != 0)
     {
-      terrain_cli_usage_error ("build-atlas", _("--format takes jpeg or png"));
+      terrain_cli_usage_error ("build-atlas", _("--texture-format takes jpeg or png"));
       return TERRAIN_EXIT_USAGE;
     }
   if (texture_path != NULL && tiles_pattern != NULL)
@@ -321,8 +323,8 @@ terrain_command_build_atlas (int    argc,
   terrain_atlas_builder_set_n_threads (builder, (guint) threads);
   terrain_atlas_builder_set_measure_error (builder, measure);
   terrain_atlas_builder_set_texture_format (builder,
-                                            format_name != NULL &&
-                                            g_ascii_strcasecmp (format_name, "png") == 0 ?
+                                            texture_format != NULL &&
+                                            g_ascii_strcasecmp (texture_format, "png") == 0 ?
                                             TERRAIN_ATLAS_TEXTURE_PNG : TERRAIN_ATLAS_TEXTURE_JPEG,
                                             (guint) quality);
   terrain_atlas_builder_set_tile_size (builder, (guint) tile_size);
