@@ -122,6 +122,25 @@ __wrap_terrain_palette_new_from_bytes (GBytes  *bytes,
   return __real_terrain_palette_new_from_bytes (bytes, error);
 }
 
+TerrainHeightfield *__real_terrain_heightfield_new_from_bytes (GBytes                           *bytes,
+                                                             const char                       *filename,
+                                                             const TerrainHeightfieldOptions  *options,
+                                                             GError                          **error);
+TerrainHeightfield *__wrap_terrain_heightfield_new_from_bytes (GBytes                           *bytes,
+                                                             const char                       *filename,
+                                                             const TerrainHeightfieldOptions  *options,
+                                                             GError                          **error);
+
+TerrainHeightfield *
+__wrap_terrain_heightfield_new_from_bytes (GBytes                           *bytes,
+                                           const char                       *filename,
+                                           const TerrainHeightfieldOptions  *options,
+                                           GError                          **error)
+{
+  dump_bytes ("heightmap", bytes);
+  return __real_terrain_heightfield_new_from_bytes (bytes, filename, options, error);
+}
+
 static void
 dump_texture (guint8  format,
               GBytes *data)

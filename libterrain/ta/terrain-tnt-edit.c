@@ -1533,7 +1533,6 @@ stamp_operation (TerrainTntEdit  *self,
   guint rows = terrain_tnt_map_get_tile_rows (map);
   g_autoptr(GHashTable) known = NULL;
   g_autofree guint *section_to_map = NULL;
-  g_autofree guint16 *entries = NULL;
   g_autofree guint8 *heights = NULL;
   gint64 c0, r0, c1, r1;
   guint added = 0, reused = 0, clipped;
