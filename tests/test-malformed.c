@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "libterrain.h"
+#include "core/terrain-format-private.h"
 #include "core/terrain-image-private.h"
 
 /* A limit-exceeded file is rejected while reading its header; even under
@@ -225,8 +226,21 @@ test_invalid (gconstpointer data)
   if (error->domain != TERRAIN_ERROR)
     g_error ("%s: %s error instead of a TERRAIN_ERROR: %s", c->path,
              g_quark_to_string (error->domain), error->message);
-  /* Messages quote names from files; they must still be UTF-8. */
+  /* Messages quote names from files; they must still be UTF-8, from
+   * terrain_document_load_bytes() and from the format's own constructor
+   * (what bindings call) alike. */
   g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  if (terrain_format_from_name (c->harness) != TERRAIN_FORMAT_UNKNOWN)
+    {
+      TerrainLoadFunc load = terrain_format_get_loader (terrain_format_from_name (c->harness));
+      g_autoptr(TerrainDocument) document = NULL;
+      g_autoptr(GError) direct = NULL;
+
+      document = load (bytes, NULL, &direct);
+      g_assert_null (document);
+      g_assert_nonnull (direct);
+      g_assert_true (g_utf8_validate (direct->message, -1, NULL));
+    }
   g_test_message ("%s in %.6f s: %s", nick_from_code (error->code), seconds, error->message);
   if (c->code >= 0)
     g_assert_error (error, TERRAIN_ERROR, c->code);

@@ -10,6 +10,7 @@
 
 #include "terrain-document.h"
 #include "terrain-document-private.h"
+#include "terrain-error-private.h"
 #include "terrain-enums.h"
 #include "terrain-error.h"
 #include "terrain-format-private.h"
@@ -286,19 +287,9 @@ terrain_document_load_bytes (GBytes               *bytes,
     }
 
   document = load (bytes, limits, &local);
+  terrain_error_ensure_utf8 (&local);
   if (local != NULL)
-    {
-      /* Messages quote names from the file (HPI paths, TDF keys), which may
-       * be in a legacy code page; a GError message is UTF-8. */
-      if (!g_utf8_validate (local->message, -1, NULL))
-        {
-          char *valid = g_utf8_make_valid (local->message, -1);
-
-          g_free (local->message);
-          local->message = valid;
-        }
-      g_propagate_error (error, local);
-    }
+    g_propagate_error (error, local);
   return document;
 }
 

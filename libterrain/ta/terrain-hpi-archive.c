@@ -12,6 +12,7 @@
 #include "terrain-hpi-private.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
+#include "core/terrain-error-private.h"
 #include "core/terrain-io.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
@@ -567,7 +568,10 @@ terrain_hpi_archive_new_from_bytes (GBytes               *bytes,
   self->limits = *(limits != NULL ? limits : terrain_limits_get_default ());
   self->source = g_bytes_ref (bytes);
   if (!terrain_hpi_archive_parse (self, bytes, error))
-    return NULL;
+    {
+      terrain_error_ensure_utf8 (error);
+      return NULL;
+    }
 
   terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_HPI);
   return g_steal_pointer (&self);
@@ -1004,19 +1008,18 @@ terrain_hpi_archive_read_file (TerrainHpiArchive  *self,
     }
   if (!terrain_limits_check_alloc (&self->limits, file->size, 1, file->path, "HPI directory",
                                    file->record_offset, error))
-    return NULL;
+    {
+      terrain_error_ensure_utf8 (error);
+      return NULL;
+    }
 
   data = g_malloc (MAX (file->size, 1));
-  if (file->method == TERRAIN_HPI_COMPRESSION_NONE)
+  if (file->method == TERRAIN_HPI_COMPRESSION_NONE
+      ? !read_plain (self, file->data_offset, file->size, data, file->path, error)
+      : !decode_chunks (self, file, data, error))
     {
-      if (!read_plain (self, file->data_offset, file->size, data, file->path, error))
-        {
-          g_free (data);
-          return NULL;
-        }
-    }
-  else if (!decode_chunks (self, file, data, error))
-    {
+      /* Messages name the file by its path in the archive's code page. */
+      terrain_error_ensure_utf8 (error);
       g_free (data);
       return NULL;
     }

@@ -1,0 +1,14 @@
+/* terrain-error-private.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+void terrain_error_ensure_utf8 (GError **error);
+
+G_END_DECLS
