@@ -228,17 +228,25 @@ open_action (GSimpleAction *action,
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   GtkFileChooserNative *chooser;
   GtkFileFilter *filter;
+  GEnumClass *formats;
 
   chooser = gtk_file_chooser_native_new (_("Open Terrain"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
                                          _("_Open"), _("_Cancel"));
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("Terrain files"));
-  for (const char *const *p = (const char *const[]) { "*.tnt", "*.sct", "*.atlas", "*.chu", "*.tqt",
-                                                      "*.ter", "*.hpi", "*.ufo", "*.ccx", "*.gp3",
-                                                      "*.dat", "*.ota", "*.tdf", "*.png", NULL };
+  /* Every format the library opens, and the plain heightmaps the window
+   * shows (terrain-editor-heightmap.c). */
+  formats = g_type_class_ref (TERRAIN_TYPE_FORMAT);
+  for (guint i = 0; i < formats->n_values; i++)
+    if (terrain_format_can_load (formats->values[i].value))
+      for (const char *const *p = terrain_format_get_extensions (formats->values[i].value);
+           *p != NULL; p++)
+        gtk_file_filter_add_suffix (filter, *p);
+  g_type_class_unref (formats);
+  for (const char *const *p = (const char *const[]) { "png", "hgt", "raw", "r16", NULL };
        *p != NULL; p++)
-    gtk_file_filter_add_suffix (filter, *p + 2);
+    gtk_file_filter_add_suffix (filter, *p);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_object_unref (filter);
   filter = gtk_file_filter_new ();

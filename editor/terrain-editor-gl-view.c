@@ -11,11 +11,18 @@
  * (ban.tnt is 8544x10880 pixels: far too big for one texture, but its tiles
  * are not), with a pre-averaged overview texture taking over when a texel
  * gets smaller than a screen pixel.
+ *
+ * Torque Atlas files are not resampled into one grid: their own quadtree of
+ * LOD chunks and texture tiles is drawn by terrain-editor-atlas-renderer.c,
+ * which decodes chunks as the camera needs them within a time budget per
+ * frame; the view keeps asking for frames until the caches settle.
  */
 
 #include "config.h"
 
 #include "terrain-editor-gl-view.h"
+
+#include "terrain-editor-atlas-renderer.h"
 
 #include <epoxy/gl.h>
 #include <glib/gi18n.h>
@@ -41,6 +48,12 @@
 #define LOWRES_DIVISOR 2
 #define INTERACTIVE_THRESHOLD_MS 12.0
 #define SETTLE_MS 180
+
+/* Time an on-screen frame may spend decoding Atlas chunks and tiles: little
+ * while the camera moves, more while the view settles after it stopped.
+ * Offscreen pictures load everything they need. */
+#define ATLAS_BUDGET_MOVING_US 5000
+#define ATLAS_BUDGET_SETTLING_US 12000
 
 /* TNT heights are in pixels of TA's projection; a cell is 16 pixels. */
 #define TNT_VERTICAL_SCALE (1.0 / TERRAIN_TNT_CELL_PIXELS)
@@ -187,6 +200,17 @@ struct _TerrainEditorGlView
   guint             settle_id;
   gboolean          last_frame_reduced;
   GArray           *draw_list;
+
+  /* Atlas files: their chunk quadtree, drawn by the Atlas renderer. */
+  TerrainEditorAtlasRenderer *atlas;
+  gboolean          atlas_has_program;
+  gboolean          atlas_pending;
+  gsize             atlas_geometry_budget;   /* 0: the renderer's default */
+  gsize             atlas_texture_budget;
+  GLuint            atlas_program;
+  guint             refine_id;
+  double            lod_height;              /* pixels the LOD is chosen for */
+  gint64            atlas_budget_us;
 };
 
 G_DEFINE_FINAL_TYPE (TerrainEditorGlView, terrain_editor_gl_view, GTK_TYPE_GL_AREA)
@@ -358,8 +382,25 @@ update_chunk_bounds (TerrainEditorGlView *self,
 }
 
 static void
+drop_atlas (TerrainEditorGlView *self)
+{
+  if (self->atlas == NULL)
+    return;
+  if (self->gl_ready && gtk_widget_get_realized (GTK_WIDGET (self)))
+    {
+      gtk_gl_area_make_current (GTK_GL_AREA (self));
+      if (gtk_gl_area_get_error (GTK_GL_AREA (self)) == NULL)
+        terrain_editor_atlas_renderer_release_gl (self->atlas);
+    }
+  g_clear_pointer (&self->atlas, terrain_editor_atlas_renderer_free);
+  self->atlas_has_program = FALSE;
+  self->atlas_pending = FALSE;
+}
+
+static void
 clear_cpu_data (TerrainEditorGlView *self)
 {
+  drop_atlas (self);
   g_clear_pointer (&self->heights, g_free);
   g_clear_pointer (&self->chunk_min, g_free);
   g_clear_pointer (&self->chunk_max, g_free);
@@ -383,6 +424,13 @@ read_tnt_heights (TerrainEditorGlView *self,
       self->heights[(gsize) y * self->grid_width + x] = terrain_tnt_map_get_cell_height (map, x, y);
 }
 
+static void
+atlas_changed (gpointer renderer,
+               gpointer data)
+{
+  gtk_gl_area_queue_render (GTK_GL_AREA (data));
+}
+
 static gboolean
 load_cpu_data (TerrainEditorGlView *self)
 {
@@ -390,6 +438,23 @@ load_cpu_data (TerrainEditorGlView *self)
 
   if (self->document == NULL)
     return TRUE;
+
+  if (TERRAIN_IS_ATLAS_FILE (self->document))
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->atlas = terrain_editor_atlas_renderer_new (TERRAIN_ATLAS_FILE (self->document), &error);
+      if (self->atlas != NULL)
+        {
+          terrain_editor_atlas_renderer_set_changed_func (self->atlas, atlas_changed, self);
+          if (self->atlas_geometry_budget != 0)
+            terrain_editor_atlas_renderer_set_budgets (self->atlas, self->atlas_geometry_budget,
+                                                       self->atlas_texture_budget);
+          return TRUE;
+        }
+      /* Fall back to the exported heights (which may not exist either). */
+      g_debug ("3D view: %s", error->message);
+    }
 
   if (TERRAIN_IS_TNT_MAP (self->document))
     {
@@ -459,15 +524,31 @@ load_cpu_data (TerrainEditorGlView *self)
   return TRUE;
 }
 
+/* Map units: cells for grids; for Atlas files, world units east of the
+ * terrain's west edge and south of its north edge. */
 static double
 map_width (TerrainEditorGlView *self)
 {
+  double width;
+
+  if (self->atlas != NULL)
+    {
+      terrain_editor_atlas_renderer_get_extent (self->atlas, &width, NULL, NULL, NULL);
+      return width;
+    }
   return self->grid_width - 1 + 2 * self->offset;
 }
 
 static double
 map_height (TerrainEditorGlView *self)
 {
+  double height;
+
+  if (self->atlas != NULL)
+    {
+      terrain_editor_atlas_renderer_get_extent (self->atlas, NULL, &height, NULL, NULL);
+      return height;
+    }
   return self->grid_height - 1 + 2 * self->offset;
 }
 
@@ -1122,6 +1203,8 @@ camera_forward (TerrainEditorGlView *self,
 static double
 target_height (TerrainEditorGlView *self)
 {
+  if (self->atlas != NULL)
+    return terrain_editor_atlas_renderer_height_at (self->atlas, self->target_x, self->target_y);
   return terrain_height_at (self, self->target_x, self->target_y);
 }
 
@@ -1245,6 +1328,38 @@ compare_draw_items (gconstpointer a,
 }
 
 static void
+draw_atlas (TerrainEditorGlView *self,
+            int                  width,
+            int                  height)
+{
+  TerrainEditorAtlasFrame frame;
+
+  if (!self->atlas_has_program)
+    {
+      terrain_editor_atlas_renderer_set_program (self->atlas, self->atlas_program,
+                                                 self->max_texture_size);
+      self->atlas_has_program = TRUE;
+    }
+
+  compute_view_proj (self, width, height, self->view_proj);
+  memcpy (frame.view_proj, self->view_proj, sizeof frame.view_proj);
+  memcpy (frame.eye, self->eye, sizeof frame.eye);
+  /* The level of detail follows the view's full size, also in reduced
+   * frames, so that the chunks do not change when the camera stops. */
+  frame.pixels_per_unit = MAX (self->lod_height, height) / (2.0 * tan (FOV_Y / 2.0));
+  frame.light[0] = -0.4f;
+  frame.light[1] = 0.8f;
+  frame.light[2] = -0.45f;
+  frame.budget_us = self->atlas_budget_us;
+
+  glEnable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LEQUAL);
+  glDisable (GL_BLEND);
+  glDisable (GL_CULL_FACE);
+  self->atlas_pending = terrain_editor_atlas_renderer_draw (self->atlas, &frame);
+}
+
+static void
 draw_scene (TerrainEditorGlView *self,
             int                  width,
             int                  height)
@@ -1255,6 +1370,13 @@ draw_scene (TerrainEditorGlView *self,
   glViewport (0, 0, width, height);
   glClearColor (0.62f, 0.72f, 0.82f, 1.0f);
   glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+  if (self->atlas != NULL)
+    {
+      if (self->atlas_program != 0)
+        draw_atlas (self, width, height);
+      return;
+    }
 
   if (self->heights == NULL || self->terrain_program == 0)
     return;
@@ -1503,6 +1625,16 @@ camera_moved (TerrainEditorGlView *self)
 }
 
 static gboolean
+on_refine (gpointer data)
+{
+  TerrainEditorGlView *self = data;
+
+  self->refine_id = 0;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
 terrain_editor_gl_view_render (GtkGLArea    *area,
                                GdkGLContext *context)
 {
@@ -1521,6 +1653,8 @@ terrain_editor_gl_view_render (GtkGLArea    *area,
 
   width = gtk_widget_get_width (GTK_WIDGET (self)) * scale;
   height = gtk_widget_get_height (GTK_WIDGET (self)) * scale;
+  self->lod_height = height;
+  self->atlas_budget_us = self->camera_moving ? ATLAS_BUDGET_MOVING_US : ATLAS_BUDGET_SETTLING_US;
   reduced = self->camera_moving && self->full_render_time > INTERACTIVE_THRESHOLD_MS
             && width >= 2 * LOWRES_DIVISOR && height >= 2 * LOWRES_DIVISOR
             && ensure_lowres_target (self, width / LOWRES_DIVISOR, height / LOWRES_DIVISOR);
@@ -1546,6 +1680,10 @@ terrain_editor_gl_view_render (GtkGLArea    *area,
   self->last_frame_reduced = reduced;
   if (!reduced)
     self->full_render_time = self->last_render_time;
+  /* Atlas chunks are still loading: another frame, after the main loop
+   * has had its turn. */
+  if (self->atlas != NULL && self->atlas_pending && self->refine_id == 0)
+    self->refine_id = g_idle_add (on_refine, self);
 
   return TRUE;
 }
@@ -1582,13 +1720,17 @@ terrain_editor_gl_view_realize (GtkWidget *widget)
       return;
     }
 
+  g_debug ("3D view: %s, %s", (const char *) glGetString (GL_VERSION),
+           (const char *) glGetString (GL_RENDERER));
   glGetIntegerv (GL_MAX_TEXTURE_SIZE, &self->max_texture_size);
   self->max_texture_size = MAX (self->max_texture_size, 2048);
 
   self->terrain_program = link_program (self, "terrain.vert.glsl", "terrain.frag.glsl", &error);
   if (self->terrain_program != 0)
     self->flat_program = link_program (self, "flat.vert.glsl", "flat.frag.glsl", &error);
-  if (self->flat_program == 0)
+  if (self->flat_program != 0)
+    self->atlas_program = link_program (self, "atlas.vert.glsl", "atlas.frag.glsl", &error);
+  if (self->atlas_program == 0)
     {
       fail (self, "%s", error->message);
       return;
@@ -1632,6 +1774,10 @@ terrain_editor_gl_view_unrealize (GtkWidget *widget)
   gtk_gl_area_make_current (area);
   if (gtk_gl_area_get_error (area) == NULL)
     {
+      if (self->atlas != NULL)
+        terrain_editor_atlas_renderer_release_gl (self->atlas);
+      if (self->atlas_program != 0)
+        glDeleteProgram (self->atlas_program);
       delete_textures (self);
       for (guint i = 0; i < N_LODS; i++)
         {
@@ -1661,11 +1807,42 @@ terrain_editor_gl_view_unrealize (GtkWidget *widget)
   self->water_vbo_size = 0;
   memset (self->lods, 0, sizeof self->lods);
   self->water_vao = self->water_vbo = self->marker_vao = self->marker_vbo = 0;
-  self->terrain_program = self->flat_program = 0;
+  self->terrain_program = self->flat_program = self->atlas_program = 0;
+  self->atlas_has_program = FALSE;
   self->n_marker_vertices = 0;
   self->gl_ready = FALSE;
 
   GTK_WIDGET_CLASS (terrain_editor_gl_view_parent_class)->unrealize (widget);
+}
+
+/* GtkGLArea 4.8 asks for desktop GL only unless use-es is set, so a
+ * display that offers only OpenGL ES (GDK_DEBUG=gl-gles, many embedded
+ * drivers) gave no context at all: allow both and let GDK choose. The
+ * shaders and the code work with either (compile_shader picks the
+ * version prelude from gdk_gl_context_get_use_es). */
+static GdkGLContext *
+terrain_editor_gl_view_create_context (GtkGLArea *area)
+{
+  GtkWidget *widget = GTK_WIDGET (area);
+  GtkNative *native = gtk_widget_get_native (widget);
+  g_autoptr(GdkGLContext) context = NULL;
+  GError *error = NULL;
+
+  context = gdk_surface_create_gl_context (gtk_native_get_surface (native), &error);
+  if (context == NULL)
+    {
+      gtk_gl_area_set_error (area, error);
+      g_clear_error (&error);
+      return NULL;
+    }
+  gdk_gl_context_set_allowed_apis (context, GDK_GL_API_GL | GDK_GL_API_GLES);
+  if (!gdk_gl_context_realize (context, &error))
+    {
+      gtk_gl_area_set_error (area, error);
+      g_clear_error (&error);
+      return NULL;
+    }
+  return g_steal_pointer (&context);
 }
 
 /* Auto-render is off (a redraw of the window around the view should not
@@ -1700,7 +1877,7 @@ terrain_editor_gl_view_pick (TerrainEditorGlView *self,
 
   width = gtk_widget_get_width (GTK_WIDGET (self));
   height = gtk_widget_get_height (GTK_WIDGET (self));
-  if (self->heights == NULL || width <= 0 || height <= 0)
+  if ((self->heights == NULL && self->atlas == NULL) || width <= 0 || height <= 0)
     return FALSE;
 
   compute_view_proj (self, width, height, self->view_proj);
@@ -1716,6 +1893,18 @@ terrain_editor_gl_view_pick (TerrainEditorGlView *self,
   for (int i = 0; i < 3; i++)
     dir[i] = forward[i] + right[i] * ndc_x * t_half * aspect + up[i] * ndc_y * t_half;
   vec3_normalize (dir);
+
+  if (self->atlas != NULL)
+    {
+      /* Against the chunks the last frame drew. */
+      if (!terrain_editor_atlas_renderer_pick (self->atlas, self->eye, dir, &t))
+        return FALSE;
+      if (map_x != NULL)
+        *map_x = self->eye[0] + dir[0] * t;
+      if (map_y != NULL)
+        *map_y = self->eye[2] + dir[2] * t;
+      return TRUE;
+    }
 
   /* March in half-cell steps, then bisect the crossing. */
   w = map_width (self);
@@ -2002,6 +2191,27 @@ sea_level_changed (GObject             *object,
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
+static void
+atlas_tocs_changed (TerrainEditorGlView *self)
+{
+  load_cpu_data (self);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+static void
+disconnect_document (TerrainEditorGlView *self)
+{
+  if (self->document == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->document, self);
+  if (TERRAIN_IS_ATLAS_FILE (self->document))
+    {
+      GListModel *tocs = terrain_atlas_file_get_tocs (TERRAIN_ATLAS_FILE (self->document));
+
+      g_signal_handlers_disconnect_by_data (tocs, self);
+    }
+}
+
 /* ------------------------------------------------------------------------
  * Public API
  */
@@ -2022,8 +2232,7 @@ terrain_editor_gl_view_set_document (TerrainEditorGlView *self,
   if (self->document == document)
     return;
 
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_data (self->document, self);
+  disconnect_document (self);
   g_set_object (&self->document, document);
 
   if (document != NULL && TERRAIN_IS_TNT_MAP (document))
@@ -2031,6 +2240,12 @@ terrain_editor_gl_view_set_document (TerrainEditorGlView *self,
       g_signal_connect_object (document, "cells-changed", G_CALLBACK (cells_changed), self, 0);
       g_signal_connect_object (document, "tiles-changed", G_CALLBACK (tiles_changed), self, 0);
     }
+  /* Stubs rewritten by an edit reach the Atlas renderer through their
+   * TOC; a TOC added or removed starts it over. */
+  if (document != NULL && TERRAIN_IS_ATLAS_FILE (document))
+    g_signal_connect_object (terrain_atlas_file_get_tocs (TERRAIN_ATLAS_FILE (document)),
+                             "items-changed", G_CALLBACK (atlas_tocs_changed), self,
+                             G_CONNECT_SWAPPED);
   if (document != NULL &&
       g_object_class_find_property (G_OBJECT_GET_CLASS (document), "sea-level") != NULL)
     g_signal_connect_object (document, "notify::sea-level", G_CALLBACK (sea_level_changed), self, 0);
@@ -2143,6 +2358,61 @@ terrain_editor_gl_view_get_camera (TerrainEditorGlView *self,
 }
 
 /**
+ * terrain_editor_gl_view_get_last_frame_reduced:
+ *
+ * Returns: whether the last on-screen frame was drawn at reduced
+ *   resolution (the camera was moving and full frames are slow)
+ */
+gboolean
+terrain_editor_gl_view_get_last_frame_reduced (TerrainEditorGlView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self), FALSE);
+
+  return self->last_frame_reduced;
+}
+
+/**
+ * terrain_editor_gl_view_get_atlas_stats:
+ * @stats: (out): the Atlas renderer's figures of the last frame
+ *
+ * Returns: %TRUE when the document is drawn by the Atlas renderer
+ */
+gboolean
+terrain_editor_gl_view_get_atlas_stats (TerrainEditorGlView     *self,
+                                        TerrainEditorAtlasStats *stats)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self), FALSE);
+  g_return_val_if_fail (stats != NULL, FALSE);
+
+  memset (stats, 0, sizeof *stats);
+  if (self->atlas == NULL)
+    return FALSE;
+  terrain_editor_atlas_renderer_get_stats (self->atlas, stats);
+  return TRUE;
+}
+
+/**
+ * terrain_editor_gl_view_set_atlas_cache_budget:
+ * @geometry_bytes: GPU bytes for Atlas geometry chunks, 0 for the default
+ * @texture_bytes: GPU bytes for Atlas texture tiles
+ *
+ * Bounds the Atlas renderer's caches (tests, small GPUs).
+ */
+void
+terrain_editor_gl_view_set_atlas_cache_budget (TerrainEditorGlView *self,
+                                               gsize                geometry_bytes,
+                                               gsize                texture_bytes)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self));
+
+  self->atlas_geometry_budget = geometry_bytes;
+  self->atlas_texture_budget = texture_bytes;
+  if (self->atlas != NULL && geometry_bytes != 0)
+    terrain_editor_atlas_renderer_set_budgets (self->atlas, geometry_bytes, texture_bytes);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+/**
  * terrain_editor_gl_view_render_image:
  * @width: image width in pixels
  * @height: image height in pixels
@@ -2199,6 +2469,9 @@ terrain_editor_gl_view_render_image (TerrainEditorGlView  *self,
     {
       gint64 start = g_get_monotonic_time ();
 
+      /* A complete picture: every Atlas chunk and tile it needs. */
+      self->lod_height = height;
+      self->atlas_budget_us = -1;
       draw_scene (self, (int) width, (int) height);
       glPixelStorei (GL_PACK_ALIGNMENT, 4);
       data = terrain_image_get_data (image, NULL);
@@ -2254,11 +2527,11 @@ terrain_editor_gl_view_dispose (GObject *object)
 {
   TerrainEditorGlView *self = TERRAIN_EDITOR_GL_VIEW (object);
 
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_data (self->document, self);
+  disconnect_document (self);
   g_clear_object (&self->document);
   g_clear_pointer (&self->palette, terrain_palette_unref);
   g_clear_handle_id (&self->settle_id, g_source_remove);
+  g_clear_handle_id (&self->refine_id, g_source_remove);
 
   G_OBJECT_CLASS (terrain_editor_gl_view_parent_class)->dispose (object);
 }
@@ -2288,6 +2561,7 @@ terrain_editor_gl_view_class_init (TerrainEditorGlViewClass *klass)
   widget_class->unrealize = terrain_editor_gl_view_unrealize;
   widget_class->size_allocate = terrain_editor_gl_view_size_allocate;
   area_class->render = terrain_editor_gl_view_render;
+  area_class->create_context = terrain_editor_gl_view_create_context;
 
   /**
    * TerrainEditorGlView::gl-failed:

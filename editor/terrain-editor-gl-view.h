@@ -8,6 +8,8 @@
 #include <gtk/gtk.h>
 #include <libterrain.h>
 
+#include "terrain-editor-atlas-renderer.h"
+
 G_BEGIN_DECLS
 
 #define TERRAIN_EDITOR_TYPE_GL_VIEW (terrain_editor_gl_view_get_type ())
@@ -50,5 +52,11 @@ TerrainImage *terrain_editor_gl_view_render_image (TerrainEditorGlView  *self,
                                                    guint                 height,
                                                    GError              **error);
 double        terrain_editor_gl_view_get_last_render_time (TerrainEditorGlView *self);
+gboolean      terrain_editor_gl_view_get_last_frame_reduced (TerrainEditorGlView *self);
+gboolean      terrain_editor_gl_view_get_atlas_stats (TerrainEditorGlView     *self,
+                                                      TerrainEditorAtlasStats *stats);
+void          terrain_editor_gl_view_set_atlas_cache_budget (TerrainEditorGlView *self,
+                                                             gsize                geometry_bytes,
+                                                             gsize                texture_bytes);
 
 G_END_DECLS

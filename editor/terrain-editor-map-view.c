@@ -20,6 +20,7 @@
 #include <math.h>
 
 #define MAX_TEXTURE_SIDE 4096
+#define MIN_TEXTURE_SIDE 512
 #define MIN_ZOOM (1.0 / 64.0)
 #define MAX_ZOOM 16.0
 #define CONTOUR_INTERVAL 16
@@ -108,30 +109,33 @@ get_tnt (TerrainEditorMapView *self)
 /* ------------------------------------------------------------------------ */
 /* The picture                                                              */
 
+/* The picture reduced by @factor (a box filter over factor x factor
+ * blocks), or magnified by @magnify (each pixel repeated over a block);
+ * grey images are spread to RGB (16-bit heights keep their high byte). */
 static GdkTexture *
 texture_from_image (TerrainImage *image,
-                    guint         factor)
+                    guint         factor,
+                    guint         magnify)
 {
   guint width = terrain_image_get_width (image);
   guint height = terrain_image_get_height (image);
-  guint out_width = (width + factor - 1) / factor;
-  guint out_height = (height + factor - 1) / factor;
+  guint out_width = (width + factor - 1) / factor * magnify;
+  guint out_height = (height + factor - 1) / factor * magnify;
   TerrainImageFormat format = terrain_image_get_format (image);
   gsize stride = terrain_image_get_stride (image);
   const guint8 *data = terrain_image_get_data (image, NULL);
   guint8 *out = g_malloc ((gsize) out_width * out_height * 4);
   g_autoptr(GBytes) bytes = NULL;
 
-  /* Box filter over factor x factor blocks; grey images are spread to
-   * RGB (16-bit heights keep their high byte, stretched to full range). */
-  for (guint oy = 0; oy < out_height; oy++)
-    for (guint ox = 0; ox < out_width; ox++)
+  for (guint oy = 0; oy < out_height; oy += magnify)
+    for (guint ox = 0; ox < out_width; ox += magnify)
       {
+        guint sx = ox / magnify * factor, sy = oy / magnify * factor;
         guint sum[4] = { 0, 0, 0, 0 };
         guint n = 0;
 
-        for (guint y = oy * factor; y < MIN (height, (oy + 1) * factor); y++)
-          for (guint x = ox * factor; x < MIN (width, (ox + 1) * factor); x++)
+        for (guint y = sy; y < MIN (height, sy + factor); y++)
+          for (guint x = sx; x < MIN (width, sx + factor); x++)
             {
               const guint8 *row = data + y * stride;
 
@@ -156,8 +160,10 @@ texture_from_image (TerrainImage *image,
               n++;
             }
 
-        for (guint c = 0; c < 4; c++)
-          out[((gsize) oy * out_width + ox) * 4 + c] = n > 0 ? (guint8) (sum[c] / n) : 0;
+        for (guint my = oy; my < oy + magnify; my++)
+          for (guint mx = ox; mx < ox + magnify; mx++)
+            for (guint c = 0; c < 4; c++)
+              out[((gsize) my * out_width + mx) * 4 + c] = n > 0 ? (guint8) (sum[c] / n) : 0;
       }
 
   bytes = g_bytes_new_take (out, (gsize) out_width * out_height * 4);
@@ -224,13 +230,21 @@ ensure_features (TerrainEditorMapView *self)
 static void
 update_adjustments (TerrainEditorMapView *self);
 
+/* Whether a render or export failed only because the format has no such
+ * picture. */
+static gboolean
+no_picture (const GError *error)
+{
+  return error == NULL || g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+}
+
 static void
 rerender (TerrainEditorMapView *self)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) heights_error = NULL;
   g_autoptr(TerrainImage) image = NULL;
-  guint width, height, factor = 1;
+  guint width, height, factor = 1, magnify = 1;
 
   g_clear_object (&self->texture);
   g_clear_pointer (&self->message, g_free);
@@ -247,9 +261,17 @@ rerender (TerrainEditorMapView *self)
     {
       if (get_tnt (self) != NULL && self->palette == NULL)
         self->message = g_strdup (_("Choose a palette (PALETTE.PAL) in the preferences to see the map’s tiles."));
+      else if (TERRAIN_IS_HPI_ARCHIVE (self->document))
+        self->message = g_strdup (_("An archive has no picture of its own. Double-click a map "
+                                    "in the Structure tab to open it."));
+      else if (no_picture (error) && no_picture (heights_error))
+        self->message = g_strdup (_("This file has no picture or height grid to show. The "
+                                    "Structure tab lists what it holds."));
       else
-        self->message = g_strdup_printf (_("This file has no 2D picture: %s"),
-                                         error != NULL ? error->message : heights_error->message);
+        /* Drawing it failed: say why. */
+        self->message = g_strdup_printf (_("The picture could not be drawn: %s"),
+                                         !no_picture (error) ? error->message
+                                                             : heights_error->message);
       goto out;
     }
 
@@ -258,8 +280,15 @@ rerender (TerrainEditorMapView *self)
   while (width / factor > MAX_TEXTURE_SIDE || height / factor > MAX_TEXTURE_SIDE)
     factor++;
 
-  self->texture = texture_from_image (image, factor);
-  self->texture_scale = factor;
+  /* A small picture is drawn magnified many times, and GTK 4.8's GL
+   * renderer then blends its edge texels with what lies beside it in the
+   * texture atlas: a light seam along the map's edge. Magnified here by
+   * whole pixels, it keeps the seam under a screen pixel and the cells
+   * sharp. */
+  if (factor == 1)
+    magnify = MAX (1, MIN_TEXTURE_SIDE / MAX (width, height));
+  self->texture = texture_from_image (image, factor, magnify);
+  self->texture_scale = (double) factor / magnify;
   self->map_width = width;
   self->map_height = height;
   self->cell_pixels = get_tnt (self) != NULL ? TERRAIN_TNT_CELL_PIXELS : 1.0;
@@ -899,6 +928,15 @@ terrain_editor_map_view_get_document (TerrainEditorMapView *self)
   return self->document;
 }
 
+/* What the view says instead of a picture (the file has none, or needs a
+ * palette), or %NULL when it shows one. */
+const char *
+terrain_editor_map_view_get_message (TerrainEditorMapView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), NULL);
+  return self->message;
+}
+
 void
 terrain_editor_map_view_set_palette (TerrainEditorMapView *self,
                                      TerrainPalette       *palette)
@@ -931,6 +969,13 @@ terrain_editor_map_view_set_catalog (TerrainEditorMapView  *self,
       invalidate_features (self);
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
+}
+
+TerrainOtaFile *
+terrain_editor_map_view_get_ota (TerrainEditorMapView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), NULL);
+  return self->ota;
 }
 
 void

@@ -43,6 +43,7 @@ void             terrain_editor_map_view_set_catalog      (TerrainEditorMapView 
                                                            TerrainFeatureCatalog *catalog);
 void             terrain_editor_map_view_set_ota          (TerrainEditorMapView  *self,
                                                            TerrainOtaFile        *ota);
+TerrainOtaFile  *terrain_editor_map_view_get_ota          (TerrainEditorMapView  *self);
 double           terrain_editor_map_view_get_zoom         (TerrainEditorMapView  *self);
 void             terrain_editor_map_view_set_zoom         (TerrainEditorMapView  *self,
                                                            double                 zoom);
@@ -66,6 +67,7 @@ void             terrain_editor_map_view_set_highlight    (TerrainEditorMapView 
                                                            gboolean               visible,
                                                            int                    x,
                                                            int                    y);
+const char      *terrain_editor_map_view_get_message      (TerrainEditorMapView  *self);
 gboolean         terrain_editor_map_view_get_footprint    (TerrainEditorMapView  *self,
                                                            const char            *name,
                                                            guint                 *width,

@@ -12,12 +12,16 @@
 #include "config.h"
 
 #include "terrain-editor-window.h"
+#include "terrain-editor-heightmap.h"
 #include "terrain-editor-item.h"
 #include "terrain-editor-map-view.h"
 #include "terrain-editor-gl-view.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+
+/* The tools of the Tools tab, in button order (tools[] below). */
+#define N_TOOLS 7
 
 /* Continuous changes of the sea-level control within this many
  * microseconds of each other form one undo step. */
@@ -39,6 +43,7 @@ struct _TerrainEditorWindow
   TerrainEditorMapView *map_view;
   GtkBox *gl_box;
   GtkGrid *tool_buttons;
+  GtkWidget *tool_button[N_TOOLS];
   GtkStack *tool_stack;
   GtkAdjustment *sea_adjustment;
   GtkAdjustment *radius_adjustment;
@@ -123,6 +128,8 @@ static const struct { const char *id; const char *label; const char *icon; } too
   { "atlas", N_("Atlas"), "image-x-generic-symbolic" },
 };
 
+G_STATIC_ASSERT (G_N_ELEMENTS (tools) == N_TOOLS);
+
 static TerrainEditorApplication *
 get_app (TerrainEditorWindow *self)
 {
@@ -149,6 +156,21 @@ get_catalog (TerrainEditorWindow *self)
   TerrainEditorApplication *app = get_app (self);
 
   return app != NULL ? terrain_editor_application_get_catalog (app) : NULL;
+}
+
+/* Whether @tool edits the open document: the Atlas tool Atlas files, the
+ * others but Inspect TNT maps. */
+static gboolean
+tool_applies (TerrainEditorWindow *self,
+              const char          *tool)
+{
+  if (self->document == NULL)
+    return FALSE;
+  if (g_strcmp0 (tool, "inspect") == 0)
+    return TRUE;
+  if (g_strcmp0 (tool, "atlas") == 0)
+    return TERRAIN_IS_ATLAS_FILE (self->document);
+  return get_tnt (self) != NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -212,6 +234,14 @@ execute (TerrainEditorWindow *self,
 /* ------------------------------------------------------------------------ */
 /* Title and action state                                                   */
 
+static const char *
+format_description (TerrainDocument *document)
+{
+  if (TERRAIN_EDITOR_IS_HEIGHTMAP (document))
+    return terrain_editor_heightmap_get_description (TERRAIN_EDITOR_HEIGHTMAP (document));
+  return terrain_format_get_description (terrain_document_get_format (document));
+}
+
 static void
 update_title (TerrainEditorWindow *self)
 {
@@ -237,10 +267,12 @@ update_title (TerrainEditorWindow *self)
       g_autoptr(GFile) dir = g_file_get_parent (self->file);
       g_autofree char *subtitle = NULL;
 
-      parent = dir != NULL ? g_file_get_parse_name (dir) : g_strdup ("");
-      subtitle = g_strdup_printf ("%s — %s",
-                                  terrain_format_get_name (terrain_document_get_format (self->document)),
-                                  parent);
+      parent = dir != NULL ? g_file_get_parse_name (dir) : NULL;
+      if (parent != NULL)
+        /* Translators: the file's format, then the folder it is in. */
+        subtitle = g_strdup_printf (_("%s — %s"), format_description (self->document), parent);
+      else
+        subtitle = g_strdup (format_description (self->document));
       gtk_label_set_text (self->subtitle_label, subtitle);
       gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
     }
@@ -251,9 +283,11 @@ update_actions (TerrainEditorWindow *self)
 {
   gboolean has_doc = self->document != NULL;
   gboolean tnt = get_tnt (self) != NULL;
+  /* Plain heightmaps are shown, not written. */
+  gboolean can_save = has_doc && !TERRAIN_EDITOR_IS_HEIGHTMAP (self->document);
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", has_doc);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", has_doc);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", can_save);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", can_save);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo",
                                  self->stack != NULL && terrain_command_stack_get_can_undo (self->stack));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo",
@@ -262,6 +296,8 @@ update_actions (TerrainEditorWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.regenerate-minimap", tnt && get_palette (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.validate", has_doc);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-feature", tnt);
+  for (guint i = 0; i < N_TOOLS; i++)
+    gtk_widget_set_sensitive (self->tool_button[i], tool_applies (self, tools[i].id));
 }
 
 static void
@@ -284,8 +320,9 @@ items_from_json_object (JsonObject *object)
   const char *name;
   JsonNode *member;
 
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &name, &member))
+  /* In the order the library wrote them, as `terrain info` shows them. */
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
     {
       g_autoptr(TerrainEditorItem) item = item_from_json (name, member);
 
@@ -420,11 +457,131 @@ structure_children (gpointer item,
   return children != NULL ? g_object_ref (children) : NULL;
 }
 
+/* The files of an HPI archive; those libterrain opens carry the GFile
+ * (ARCHIVE:path, as terrain_document_load_path() names them) that
+ * activating their row opens. */
+static TerrainEditorItem *
+archive_files_item (TerrainEditorWindow *self,
+                    TerrainHpiArchive   *archive)
+{
+  g_autofree char *archive_path = self->file != NULL ? g_file_get_path (self->file) : NULL;
+  guint n = terrain_hpi_archive_get_n_files (archive);
+  g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file", "%u files", n),
+                                            n);
+  g_autoptr(GListStore) files = g_list_store_new (TERRAIN_EDITOR_TYPE_ITEM);
+  TerrainEditorItem *result = terrain_editor_item_new (_("Files in the archive"), count);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *path = terrain_hpi_archive_get_path (archive, i);
+      guint32 size = terrain_hpi_archive_get_file_size (archive, i);
+      TerrainFormat format = terrain_format_detect (NULL, path);
+      gboolean opens = (format != TERRAIN_FORMAT_UNKNOWN && terrain_format_can_load (format))
+                       || terrain_heightmap_format_detect (NULL, path) != TERRAIN_HEIGHTMAP_AUTO;
+      g_autoptr(TerrainEditorItem) item = NULL;
+      g_autofree char *value = NULL;
+
+      if (archive_path != NULL && opens)
+        {
+          g_autofree char *spec = g_strconcat (archive_path, ":", path, NULL);
+
+          value = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u byte; double-click to open",
+                                                "%u bytes; double-click to open", size), size);
+          item = terrain_editor_item_new (path, value);
+          terrain_editor_item_set_data (item, g_file_new_for_path (spec), g_object_unref);
+        }
+      else
+        {
+          value = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u byte", "%u bytes", size),
+                                   size);
+          item = terrain_editor_item_new (path, value);
+        }
+      g_list_store_append (files, item);
+    }
+  terrain_editor_item_set_children (result, G_LIST_MODEL (files));
+  return result;
+}
+
+/* The chunks of a CHU file, in stub order, with where they are. */
+static TerrainEditorItem *
+chu_chunks_item (TerrainChuFile *chu)
+{
+  guint n = terrain_chu_file_get_n_stubs (chu);
+  g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u chunk", "%u chunks",
+                                                         n), n);
+  g_autoptr(GListStore) chunks = g_list_store_new (TERRAIN_EDITOR_TYPE_ITEM);
+  TerrainEditorItem *result = terrain_editor_item_new (_("Chunks"), count);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TerrainChuStub *stub = terrain_chu_file_get_stub (chu, i);
+      g_autofree char *title = g_strdup_printf (_("Chunk %u (level %u, %d, %d)"), i, stub->level,
+                                                stub->x, stub->y);
+      g_autofree char *value =
+        g_strdup_printf (_("label %d, chunk at %u, %lu bytes; stub at %lu; heights %d to %d"),
+                         stub->label, stub->chunk_offset, (gulong) stub->chunk_size,
+                         (gulong) stub->record_offset, stub->min_z, stub->max_z);
+      g_autoptr(TerrainEditorItem) item = terrain_editor_item_new (title, value);
+
+      g_list_store_append (chunks, item);
+    }
+  terrain_editor_item_set_children (result, G_LIST_MODEL (chunks));
+  return result;
+}
+
+/* The tiles of a TQT file, in table order. */
+static TerrainEditorItem *
+tqt_tiles_item (TerrainTqtFile *tqt)
+{
+  guint n = terrain_tqt_file_get_n_tiles (tqt);
+  g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tile", "%u tiles", n),
+                                            n);
+  g_autoptr(GListStore) tiles = g_list_store_new (TERRAIN_EDITOR_TYPE_ITEM);
+  TerrainEditorItem *result = terrain_editor_item_new (_("Tiles"), count);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *title = g_strdup_printf (_("Tile %u"), i);
+      g_autofree char *value = NULL;
+      g_autoptr(TerrainEditorItem) item = NULL;
+      guint32 width = 0, height = 0;
+      gsize offset, size;
+
+      terrain_tqt_file_get_tile_span (tqt, i, &offset, &size);
+      if (terrain_tqt_file_get_tile_dimensions (tqt, i, &width, &height))
+        value = g_strdup_printf (_("at %lu, %lu bytes, %u×%u pixels"),
+                                 (gulong) offset, (gulong) size, width, height);
+      else
+        value = g_strdup_printf (_("at %lu, %lu bytes"), (gulong) offset, (gulong) size);
+      item = terrain_editor_item_new (title, value);
+      g_list_store_append (tiles, item);
+    }
+  terrain_editor_item_set_children (result, G_LIST_MODEL (tiles));
+  return result;
+}
+
+static void
+on_structure_activated (GtkListView         *list,
+                        guint                position,
+                        TerrainEditorWindow *self)
+{
+  GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (list));
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, position);
+  g_autoptr(TerrainEditorItem) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  gpointer data = item != NULL ? terrain_editor_item_get_data (item) : NULL;
+
+  if (G_IS_FILE (data) && get_app (self) != NULL)
+    terrain_editor_application_open_file (get_app (self), data);
+  else if (row != NULL && gtk_tree_list_row_is_expandable (row))
+    gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+}
+
 static void
 fill_structure (TerrainEditorWindow *self)
 {
   GListStore *root = g_list_store_new (TERRAIN_EDITOR_TYPE_ITEM);
   GtkTreeListModel *tree;
+  GtkSingleSelection *selection;
 
   if (self->document != NULL)
     {
@@ -451,11 +608,42 @@ fill_structure (TerrainEditorWindow *self)
           terrain_editor_item_set_children (item, G_LIST_MODEL (mapped));
           g_list_store_insert (root, 0, item);
         }
+      if (TERRAIN_IS_HPI_ARCHIVE (self->document))
+        {
+          TerrainHpiArchive *archive = TERRAIN_HPI_ARCHIVE (self->document);
+          g_autoptr(TerrainEditorItem) item = archive_files_item (self, archive);
+
+          g_list_store_insert (root, 0, item);
+        }
+      if (TERRAIN_IS_CHU_FILE (self->document))
+        {
+          g_autoptr(TerrainEditorItem) item = chu_chunks_item (TERRAIN_CHU_FILE (self->document));
+
+          g_list_store_insert (root, 0, item);
+        }
+      if (TERRAIN_IS_TQT_FILE (self->document))
+        {
+          g_autoptr(TerrainEditorItem) item = tqt_tiles_item (TERRAIN_TQT_FILE (self->document));
+
+          g_list_store_insert (root, 0, item);
+        }
     }
 
   tree = gtk_tree_list_model_new (G_LIST_MODEL (root), FALSE, FALSE, structure_children, NULL, NULL);
-  gtk_list_view_set_model (self->structure_list,
-                           GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (tree))));
+  /* An archive opens on its list of files. */
+  if (TERRAIN_IS_HPI_ARCHIVE (self->document))
+    {
+      g_autoptr(GtkTreeListRow) files = gtk_tree_list_model_get_row (tree, 0);
+
+      gtk_tree_list_row_set_expanded (files, TRUE);
+    }
+  selection = gtk_single_selection_new (G_LIST_MODEL (tree));
+  /* Nothing picked until the user picks a row. */
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  gtk_list_view_set_model (self->structure_list, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
 }
 
 static void
@@ -537,6 +725,7 @@ static void
 fill_findings (TerrainEditorWindow *self)
 {
   GListStore *store = g_list_store_new (TERRAIN_EDITOR_TYPE_ITEM);
+  GtkSingleSelection *selection;
   g_autofree char *tab = NULL;
 
   if (self->document != NULL)
@@ -586,14 +775,16 @@ fill_findings (TerrainEditorWindow *self)
         ? g_strdup_printf (_("Findings (%u)"), g_list_model_get_n_items (G_LIST_MODEL (store)))
         : g_strdup (_("Findings"));
   gtk_label_set_text (self->findings_tab_label, tab);
-  gtk_list_view_set_model (self->findings_list,
-                           GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (store))));
+  selection = gtk_single_selection_new (G_LIST_MODEL (store));
+  gtk_list_view_set_model (self->findings_list, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
 }
 
 static void
 fill_features (TerrainEditorWindow *self)
 {
   GListStore *store = g_list_store_new (TERRAIN_EDITOR_TYPE_ITEM);
+  GtkSingleSelection *selection;
   TerrainTntMap *map = get_tnt (self);
   TerrainFeatureCatalog *catalog = get_catalog (self);
 
@@ -658,8 +849,9 @@ fill_features (TerrainEditorWindow *self)
         g_list_store_append (store, item);
       }
 
-  gtk_list_view_set_model (self->feature_list,
-                           GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (store))));
+  selection = gtk_single_selection_new (G_LIST_MODEL (store));
+  gtk_list_view_set_model (self->feature_list, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
 }
 
 static void
@@ -792,6 +984,7 @@ fill_tiles (TerrainEditorWindow *self)
   TerrainTntMap *map = get_tnt (self);
   GtkStringList *list = gtk_string_list_new (NULL);
   guint n = map != NULL ? terrain_tnt_map_get_n_tiles (map) : 0;
+  GtkNoSelection *selection;
 
   g_clear_pointer (&self->tile_textures, g_ptr_array_unref);
   for (guint i = 0; i < n && get_palette (self) != NULL; i++)
@@ -801,7 +994,9 @@ fill_tiles (TerrainEditorWindow *self)
       g_snprintf (text, sizeof text, "%u", i);
       gtk_string_list_append (list, text);
     }
-  gtk_grid_view_set_model (self->tile_grid, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (list))));
+  selection = gtk_no_selection_new (G_LIST_MODEL (list));
+  gtk_grid_view_set_model (self->tile_grid, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
   gtk_adjustment_set_upper (self->tile_adjustment, n > 0 ? n - 1 : 0);
   update_tile_picture (self);
 }
@@ -1106,6 +1301,8 @@ on_tiles_changed (TerrainEditorWindow *self)
     fill_tiles (self);
 }
 
+static void set_tool (TerrainEditorWindow *self, const char *tool);
+
 static void
 set_document (TerrainEditorWindow *self,
               TerrainDocument     *document,
@@ -1145,6 +1342,8 @@ set_document (TerrainEditorWindow *self,
       terrain_editor_gl_view_set_document (TERRAIN_EDITOR_GL_VIEW (self->gl_view), document);
     }
 
+  if (document != NULL && !tool_applies (self, self->tool))
+    set_tool (self, "inspect");
   on_sea_level_notify (self);
   fill_structure (self);
   fill_features (self);
@@ -1152,6 +1351,14 @@ set_document (TerrainEditorWindow *self,
   fill_tiles (self);
   fill_atlas (self);
   gtk_stack_set_visible_child_name (self->main_stack, document != NULL ? "document" : "empty");
+  /* Feature lists are for TNT maps. */
+  gtk_widget_set_visible (gtk_notebook_get_nth_page (self->side_notebook, 2),
+                          get_tnt (self) != NULL);
+  /* With nothing to edit, the Structure tab says more than the tools. */
+  if (document != NULL)
+    gtk_notebook_set_current_page (self->side_notebook,
+                                   tool_applies (self, "brush") || tool_applies (self, "atlas")
+                                   ? 0 : 1);
   update_title (self);
   update_actions (self);
 }
@@ -1170,6 +1377,54 @@ load_result_free (LoadResult *result)
   g_free (result);
 }
 
+/* The file's path, or for a relative ARCHIVE:path given on the command
+ * line, which GIO takes for a URI with the scheme "archive.hpi", that
+ * text, as terrain_document_load_path() reads it. */
+static char *
+archive_spec (GFile *file)
+{
+  g_autofree char *scheme = g_file_get_uri_scheme (file);
+  const char * const *schemes = g_vfs_get_supported_uri_schemes (g_vfs_get_default ());
+  char *path = g_file_get_path (file);
+
+  if (path != NULL || scheme == NULL || g_strv_contains (schemes, scheme))
+    return path;
+  return g_file_get_uri (file);
+}
+
+/* NAME.ota next to the map NAME.tnt at @path, or inside the same archive
+ * (where names are looked up ignoring case). */
+static TerrainOtaFile *
+load_sibling_ota (GFile        *file,
+                  const char   *path,
+                  GCancellable *cancellable)
+{
+  const char *dot = strrchr (path, '.');
+  g_autofree char *stem = dot != NULL && strchr (dot, '/') == NULL ? g_strndup (path, dot - path)
+                                                                   : g_strdup (path);
+  const char *suffixes[] = { ".ota", ".OTA", ".Ota" };
+
+  if (!g_file_query_exists (file, cancellable))
+    {
+      g_autofree char *spec = g_strconcat (stem, ".ota", NULL);
+      g_autoptr(TerrainDocument) document = NULL;
+
+      document = terrain_document_load_path (spec, TERRAIN_FORMAT_OTA, NULL, cancellable, NULL);
+
+      return TERRAIN_IS_OTA_FILE (document) ? TERRAIN_OTA_FILE (g_steal_pointer (&document)) : NULL;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *ota_path = g_strconcat (stem, suffixes[i], NULL);
+      g_autoptr(GFile) ota_file = g_file_new_for_path (ota_path);
+
+      if (g_file_query_exists (ota_file, cancellable))
+        return terrain_ota_file_new_from_file (ota_file, NULL, cancellable, NULL);
+    }
+  return NULL;
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -1178,7 +1433,7 @@ load_thread (GTask        *task,
 {
   GFile *file = task_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *path = archive_spec (file);
   LoadResult *result = g_new0 (LoadResult, 1);
 
   /* A path is handed over as written so that ARCHIVE:path opens a map
@@ -1187,6 +1442,23 @@ load_thread (GTask        *task,
     result->document = terrain_document_load_path (path, TERRAIN_FORMAT_UNKNOWN, NULL, cancellable, &error);
   else
     result->document = terrain_document_load (file, NULL, cancellable, &error);
+  /* Not a format with documents: maybe a plain heightmap (PNG, SRTM, raw). */
+  if (result->document == NULL
+      && g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT))
+    {
+      g_autoptr(GBytes) bytes = g_file_load_bytes (file, cancellable, NULL, NULL);
+      g_autoptr(GError) heightmap_error = NULL;
+
+      if (bytes != NULL)
+        result->document = terrain_editor_heightmap_load (file, bytes, &heightmap_error);
+      /* Its own reason when it is one, the library's when not. */
+      if (result->document == NULL && heightmap_error != NULL
+          && !g_error_matches (heightmap_error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT))
+        {
+          g_clear_error (&error);
+          error = g_steal_pointer (&heightmap_error);
+        }
+    }
   if (result->document == NULL)
     {
       load_result_free (result);
@@ -1195,20 +1467,7 @@ load_thread (GTask        *task,
     }
 
   if (TERRAIN_IS_TNT_MAP (result->document) && path != NULL)
-    {
-      g_autofree char *dot = strrchr (path, '.') != NULL ? g_strndup (path, strrchr (path, '.') - path)
-                                                          : g_strdup (path);
-      const char *suffixes[] = { ".ota", ".OTA", ".Ota" };
-
-      for (guint i = 0; i < G_N_ELEMENTS (suffixes) && result->ota == NULL; i++)
-        {
-          g_autofree char *ota_path = g_strconcat (dot, suffixes[i], NULL);
-          g_autoptr(GFile) ota_file = g_file_new_for_path (ota_path);
-
-          if (g_file_query_exists (ota_file, cancellable))
-            result->ota = terrain_ota_file_new_from_file (ota_file, NULL, cancellable, NULL);
-        }
-    }
+    result->ota = load_sibling_ota (file, path, cancellable);
 
   g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
 }
@@ -2106,6 +2365,12 @@ set_tool (TerrainEditorWindow *self,
 {
   if (g_strcmp0 (self->tool, tool) == 0)
     return;
+  /* Alt+2 on an Atlas file, say: the tool has nothing to edit there. */
+  if (self->document != NULL && !tool_applies (self, tool))
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
   g_free (self->tool);
   self->tool = g_strdup (tool);
   if (gtk_stack_get_child_by_name (self->tool_stack, tool) != NULL)
@@ -2478,6 +2743,7 @@ terrain_editor_window_init (TerrainEditorWindow *self)
       gtk_actionable_set_detailed_action_name (GTK_ACTIONABLE (button), detailed);
       gtk_widget_set_tooltip_text (button, tooltip);
       gtk_grid_attach (self->tool_buttons, button, i % 4, i / 4, 1, 1);
+      self->tool_button[i] = button;
     }
 
   factory = gtk_signal_list_item_factory_new ();
@@ -2493,6 +2759,7 @@ terrain_editor_window_init (TerrainEditorWindow *self)
   gtk_list_view_set_factory (self->findings_list, factory);
   g_object_unref (factory);
   g_signal_connect (self->findings_list, "activate", G_CALLBACK (on_finding_activated), self);
+  g_signal_connect (self->structure_list, "activate", G_CALLBACK (on_structure_activated), self);
   g_signal_connect (self->feature_list, "activate", G_CALLBACK (on_feature_activated), self);
 
   factory = gtk_signal_list_item_factory_new ();

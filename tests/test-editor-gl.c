@@ -1,5 +1,6 @@
 /* test-editor-gl.c: the editor's 3D view on a generated map (and ban.tnt
- * from the corpus), rendered under Xvfb and read back.
+ * from the corpus) and on Atlas files built in the test, rendered under
+ * Xvfb and read back.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,6 +9,8 @@
 
 #include <gtk/gtk.h>
 #include <libterrain.h>
+#include <math.h>
+#include <string.h>
 
 #include "terrain-editor-gl-view.h"
 
@@ -64,6 +67,17 @@ fixture_setup (Fixture    *fixture,
   gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->view));
   gtk_window_present (GTK_WINDOW (fixture->window));
   wait_for_frame (fixture);
+
+  /* TERRAIN_TEST_GL_API=gles (with GDK_DEBUG=gl-gles) or gl: the view got
+   * that API, so the run tests what it says. */
+  if (g_getenv ("TERRAIN_TEST_GL_API") != NULL)
+    {
+      GdkGLContext *context = gtk_gl_area_get_context (GTK_GL_AREA (fixture->view));
+
+      g_assert_nonnull (context);
+      g_assert_cmpint (gdk_gl_context_get_use_es (context), ==,
+                       g_strcmp0 (g_getenv ("TERRAIN_TEST_GL_API"), "gles") == 0);
+    }
 }
 
 static void
@@ -300,6 +314,491 @@ test_ban (void)
   fixture_teardown (&fixture);
 }
 
+/* ------------------------------------------------------------------------
+ * Atlas files
+ */
+
+/* 2^n + 1 samples a side, 1 m apart: gentle hills, so that a top-down
+ * view sees the texture almost undistorted. */
+static TerrainHeightfield *
+make_hills (guint side)
+{
+  g_autoptr(GError) error = NULL;
+  TerrainHeightfield *field = terrain_heightfield_new (side, side, 1.0, &error);
+  gfloat *data;
+
+  g_assert_no_error (error);
+  data = terrain_heightfield_get_data (field, NULL);
+  for (guint y = 0; y < side; y++)
+    for (guint x = 0; x < side; x++)
+      data[(gsize) y * side + x] = (gfloat) (4.0 + 3.0 * sin (x * 0.09) * cos (y * 0.07) +
+                                             0.8 * sin ((x + 2.0 * y) * 0.31));
+  return field;
+}
+
+/* Quadrants, north up: red north-west, green north-east, blue south-west,
+ * yellow south-east. */
+static const guint8 quadrant_colors[4][3] = {
+  { 230, 30, 30 }, { 30, 200, 30 }, { 30, 30, 230 }, { 230, 210, 20 },
+};
+
+static TerrainImage *
+make_quadrants (guint side)
+{
+  g_autoptr(GError) error = NULL;
+  TerrainImage *image = terrain_image_new (TERRAIN_IMAGE_RGBA8, side, side, &error);
+  guint8 *data;
+  gsize stride;
+
+  g_assert_no_error (error);
+  data = terrain_image_get_data (image, NULL);
+  stride = terrain_image_get_stride (image);
+  for (guint y = 0; y < side; y++)
+    for (guint x = 0; x < side; x++)
+      {
+        const guint8 *c = quadrant_colors[(y >= side / 2) * 2 + (x >= side / 2)];
+        guint8 *p = data + y * stride + x * 4;
+
+        p[0] = c[0];
+        p[1] = c[1];
+        p[2] = c[2];
+        p[3] = 255;
+      }
+  return image;
+}
+
+/* An Atlas of a 129² heightfield; @texture_depth 0: the builder's choice
+ * (3 levels of 64-pixel tiles for the 256² picture), -1: no texture. */
+static TerrainAtlasFile *
+make_atlas_version (guint   tree_depth,
+                    gint    texture_depth,
+                    guint32 version)
+{
+  g_autoptr(TerrainHeightfield) field = make_hills (129);
+  g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+  g_autoptr(GError) error = NULL;
+  TerrainAtlasFile *atlas;
+
+  terrain_atlas_builder_set_error (builder, 0.05);
+  terrain_atlas_builder_set_tree_depth (builder, tree_depth);
+  terrain_atlas_builder_set_version (builder, version);
+  if (texture_depth >= 0)
+    {
+      g_autoptr(TerrainImage) picture = make_quadrants (256);
+
+      terrain_atlas_builder_set_texture_image (builder, picture);
+      terrain_atlas_builder_set_texture_format (builder, TERRAIN_ATLAS_TEXTURE_PNG, 90);
+      terrain_atlas_builder_set_tile_size (builder, 64);
+      terrain_atlas_builder_set_texture_depth (builder, (guint) texture_depth);
+    }
+  atlas = terrain_atlas_builder_build (builder, NULL, &error);
+  g_assert_no_error (error);
+  return atlas;
+}
+
+static TerrainAtlasFile *
+make_atlas (guint tree_depth,
+            gint  texture_depth)
+{
+  return make_atlas_version (tree_depth, texture_depth, TERRAIN_ATLAS_VERSION);
+}
+
+static int
+view_width (Fixture *fixture)
+{
+  return gtk_widget_get_width (GTK_WIDGET (fixture->view));
+}
+
+static int
+view_height (Fixture *fixture)
+{
+  return gtk_widget_get_height (GTK_WIDGET (fixture->view));
+}
+
+static TerrainImage *
+render_size (Fixture *fixture,
+             guint    width,
+             guint    height)
+{
+  g_autoptr(GError) error = NULL;
+  TerrainImage *image = terrain_editor_gl_view_render_image (fixture->view, width, height, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (image);
+  return image;
+}
+
+static const guint8 *
+pixel_at (TerrainImage *image,
+          double        fx,
+          double        fy)
+{
+  guint x = (guint) (fx * (terrain_image_get_width (image) - 1) + 0.5);
+  guint y = (guint) (fy * (terrain_image_get_height (image) - 1) + 0.5);
+
+  return terrain_image_get_data (image, NULL) + y * terrain_image_get_stride (image) + x * 4;
+}
+
+/* The colour's hue family (which channel leads, or red and green both for
+ * yellow), whatever the lighting. */
+static guint
+quadrant_of (const guint8 *p)
+{
+  if (p[0] > 2 * p[2] && p[1] > 2 * p[2] && p[0] > 60 && p[1] > 60)
+    return 3;
+  if (p[0] > 2 * p[1] && p[0] > 2 * p[2])
+    return 0;
+  if (p[1] > 2 * p[0] && p[1] > 2 * p[2])
+    return 1;
+  if (p[2] > 2 * p[0] && p[2] > 2 * p[1])
+    return 2;
+  return G_MAXUINT;
+}
+
+/* Straight down on the whole terrain: the quadrants where the picture has
+ * them (screen up is north, right is east). */
+static void
+assert_quadrants (Fixture    *fixture,
+                  const char *name)
+{
+  g_autoptr(TerrainImage) image = NULL;
+
+  terrain_editor_gl_view_set_camera (fixture->view, 64, 64, 0, 89.5 * G_PI / 180, 175);
+  image = render_size (fixture, 240, 240);
+  if (name != NULL)
+    save_image (image, name);
+  for (guint q = 0; q < 4; q++)
+    for (guint k = 0; k < 4; k++)
+      {
+        /* Four points well inside each quadrant. */
+        double fx = (q & 1 ? 0.62 : 0.22) + (k & 1) * 0.14;
+        double fy = (q & 2 ? 0.62 : 0.22) + (k >> 1) * 0.14;
+        const guint8 *p = pixel_at (image, fx, fy);
+
+        if (quadrant_of (p) != q)
+          g_error ("quadrant %u at (%.2f, %.2f): rgb %u %u %u", q, fx, fy, p[0], p[1], p[2]);
+      }
+}
+
+static void
+atlas_setup (Fixture          *fixture,
+             TerrainAtlasFile *atlas)
+{
+  fixture_setup (fixture, TERRAIN_DOCUMENT (atlas), NULL);
+}
+
+/* Spins the main loop until the view stopped asking for chunks. */
+static void
+wait_until_settled (Fixture *fixture)
+{
+  TerrainEditorAtlasStats stats;
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  do
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture->view, &stats));
+    }
+  while ((stats.n_pending > 0 || stats.n_chunks_drawn == 0) && g_get_monotonic_time () < deadline &&
+         fixture->gl_error == NULL);
+  g_assert_null (fixture->gl_error);
+  g_assert_cmpuint (stats.n_pending, ==, 0);
+}
+
+static void
+test_atlas (void)
+{
+  g_autoptr(TerrainAtlasFile) atlas = make_atlas (3, 0);
+  g_autoptr(TerrainImage) close = NULL;
+  TerrainEditorAtlasStats stats;
+  Fixture fixture = { 0 };
+  double mx, my, tx, ty;
+
+  atlas_setup (&fixture, atlas);
+
+  /* On screen, frames follow one another until every chunk and tile the
+   * view wants is loaded. */
+  wait_until_settled (&fixture);
+  g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &stats));
+  g_assert_cmpuint (stats.geometry_depth, ==, 3);
+  g_assert_cmpuint (stats.texture_depth, ==, 3);
+  g_assert_cmpuint (stats.n_textured_drawn, ==, stats.n_chunks_drawn);
+  g_assert_cmpuint (stats.n_failed, ==, 0);
+
+  /* The camera starts over the terrain's middle (129 samples 1 m apart). */
+  terrain_editor_gl_view_get_camera (fixture.view, &tx, &ty, NULL, NULL, NULL);
+  g_assert_cmpfloat (fabs (tx - 64), <, 1e-6);
+  g_assert_cmpfloat (fabs (ty - 64), <, 1e-6);
+
+  assert_quadrants (&fixture, "editor-3d-atlas-top.png");
+
+  /* Close to the ground (where the quadrants meet) the leaves are drawn,
+   * still textured. */
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0.6, 35 * G_PI / 180, 16);
+  close = render_size (&fixture, 320, 240);
+  save_image (close, "editor-3d-atlas-close.png");
+  g_assert_cmpuint (count_colors (close), >, 200);
+  g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &stats));
+  g_assert_cmpuint (stats.max_level_drawn, ==, 2);
+  g_assert_cmpuint (stats.n_chunks_drawn, >, 1);
+  g_assert_cmpuint (stats.n_textured_drawn, ==, stats.n_chunks_drawn);
+  g_assert_cmpuint (stats.n_pending, ==, 0);
+  g_assert_cmpuint (stats.geometry_bytes, >, 0);
+  g_assert_cmpuint (stats.texture_bytes, >, 0);
+
+  /* Picking: the ray through the middle of the view meets the ground at
+   * the orbit target (the camera looks at it), on the terrain. */
+  terrain_editor_gl_view_set_camera (fixture.view, 40, 70, 0.3, 50 * G_PI / 180, 60);
+  g_clear_pointer (&close, terrain_image_unref);
+  close = render_size (&fixture, view_width (&fixture), view_height (&fixture));
+  g_assert_true (terrain_editor_gl_view_pick (fixture.view, view_width (&fixture) / 2.0,
+                                              view_height (&fixture) / 2.0, &mx, &my));
+  g_assert_cmpfloat (fabs (mx - 40), <, 2);
+  g_assert_cmpfloat (fabs (my - 70), <, 2);
+  /* Past the horizon, no terrain. */
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0, 6 * G_PI / 180, 150);
+  g_clear_pointer (&close, terrain_image_unref);
+  close = render_size (&fixture, view_width (&fixture), view_height (&fixture));
+  g_assert_false (terrain_editor_gl_view_pick (fixture.view, view_width (&fixture) / 2.0, 2,
+                                               &mx, &my));
+
+  fixture_teardown (&fixture);
+}
+
+/* Texture trees shallower and deeper than the geometry tree. */
+static void
+test_atlas_texture_depths (void)
+{
+  guint cases[][2] = { { 4, 2 }, { 2, 4 }, { 4, 1 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(TerrainAtlasFile) atlas = make_atlas (cases[i][0], (gint) cases[i][1]);
+      g_autoptr(TerrainImage) close = NULL;
+      TerrainEditorAtlasStats stats;
+      Fixture fixture = { 0 };
+
+      g_test_message ("geometry depth %u, texture depth %u", cases[i][0], cases[i][1]);
+      atlas_setup (&fixture, atlas);
+      assert_quadrants (&fixture, NULL);
+
+      terrain_editor_gl_view_set_camera (fixture.view, 30, 90, 2.0, 40 * G_PI / 180, 10);
+      close = render_size (&fixture, 320, 240);
+      g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &stats));
+      g_assert_cmpuint (stats.texture_depth, ==, cases[i][1]);
+      g_assert_cmpuint (stats.max_level_drawn, ==, cases[i][0] - 1);
+      g_assert_cmpuint (stats.n_textured_drawn, ==, stats.n_chunks_drawn);
+      /* South-west: blue. */
+      g_assert_cmpuint (quadrant_of (pixel_at (close, 0.5, 0.6)), ==, 2);
+      fixture_teardown (&fixture);
+    }
+}
+
+/* Older files: before version 140 no normals (the view computes them),
+ * before 101 no bounds in the stubs (the chunks give them). */
+static void
+test_atlas_old_versions (void)
+{
+  guint32 versions[] = { 130, 100 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
+    {
+      g_autoptr(TerrainAtlasFile) atlas = make_atlas_version (3, 0, versions[i]);
+      g_autoptr(TerrainImage) close = NULL;
+      TerrainEditorAtlasStats stats;
+      Fixture fixture = { 0 };
+      double mx, my;
+
+      g_test_message ("version %u", versions[i]);
+      atlas_setup (&fixture, atlas);
+      assert_quadrants (&fixture, NULL);
+      terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0.6, 35 * G_PI / 180, 16);
+      close = render_size (&fixture, view_width (&fixture), view_height (&fixture));
+      if (versions[i] < 101)
+        save_image (close, "editor-3d-atlas-v100.png");
+      /* Lit hills, not flat colour. */
+      g_assert_cmpuint (count_colors (close), >, 300);
+      g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &stats));
+      g_assert_cmpuint (stats.max_level_drawn, ==, 2);
+      g_assert_true (terrain_editor_gl_view_pick (fixture.view, view_width (&fixture) / 2.0,
+                                                  view_height (&fixture) / 2.0, &mx, &my));
+      g_assert_cmpfloat (fabs (mx - 64), <, 1.5);
+      g_assert_cmpfloat (fabs (my - 64), <, 1.5);
+      fixture_teardown (&fixture);
+    }
+}
+
+/* Without a texture TOC the terrain is height-shaded. */
+static void
+test_atlas_untextured (void)
+{
+  g_autoptr(TerrainAtlasFile) atlas = make_atlas (3, -1);
+  g_autoptr(TerrainImage) image = NULL;
+  TerrainEditorAtlasStats stats;
+  Fixture fixture = { 0 };
+
+  atlas_setup (&fixture, atlas);
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0.4, 40 * G_PI / 180, 60);
+  image = render_size (&fixture, 200, 150);
+  g_assert_cmpuint (count_colors (image), >, 100);
+  g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &stats));
+  g_assert_cmpuint (stats.texture_depth, ==, 0);
+  g_assert_cmpuint (stats.n_textured_drawn, ==, 0);
+  g_assert_cmpuint (stats.n_chunks_drawn, >, 0);
+  g_assert_cmpuint (stats.texture_bytes, ==, 0);
+  fixture_teardown (&fixture);
+}
+
+/* A leaf whose geometry does not decode is skipped (its parent stays
+ * drawn there), without a warning; a texture tile likewise. */
+static void
+test_atlas_bad_chunks (void)
+{
+  g_autoptr(TerrainAtlasFile) built = make_atlas (3, 0);
+  g_autoptr(TerrainAtlasFile) atlas = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *data = NULL;
+  g_autoptr(TerrainImage) image = NULL;
+  TerrainEditorAtlasStats stats;
+  Fixture fixture = { 0 };
+  gsize size;
+  gint tex;
+
+  bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (built), &error);
+  g_assert_no_error (error);
+  data = g_memdup2 (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  size = g_bytes_get_size (bytes);
+
+  /* Every level-2 chunk south-west of the middle: an index count past the
+   * body (frame head 12 bytes, previousChunk 4, bounds 24). */
+  for (guint32 x = 0; x < 2; x++)
+    for (guint32 y = 2; y < 4; y++)
+      {
+        TerrainAtlasToc *toc = terrain_atlas_file_get_toc (built, 0);
+        g_autoptr(TerrainAtlasStub) stub =
+          terrain_atlas_toc_get_stub (toc, (guint) terrain_atlas_toc_find_stub (toc, 2, x, y));
+        guint32 offset = terrain_atlas_stub_get_offset (stub) + 12 + 4 + 24;
+        guint32 huge = GUINT32_TO_LE (0x7fffff00);
+
+        g_assert_cmpuint (offset + 4, <=, size);
+        memcpy (data + offset, &huge, 4);
+      }
+  /* And the texture root's image stream. */
+  tex = terrain_atlas_file_find_toc (built, TERRAIN_ATLAS_TOC_TEXTURE, 0);
+  {
+    TerrainAtlasToc *toc = terrain_atlas_file_get_toc (built, (guint) tex);
+    g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (toc, 0);
+
+    memset (data + terrain_atlas_stub_get_offset (stub) + 13, 0x5a, 16);
+  }
+
+  g_clear_pointer (&bytes, g_bytes_unref);
+  bytes = g_bytes_new (data, size);
+  atlas = terrain_atlas_file_new_from_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+
+  atlas_setup (&fixture, atlas);
+  wait_until_settled (&fixture);
+  terrain_editor_gl_view_set_camera (fixture.view, 40, 80, 0.2, 45 * G_PI / 180, 25);
+  image = render_size (&fixture, 200, 150);
+  save_image (image, "editor-3d-atlas-bad.png");
+  g_assert_cmpuint (count_colors (image), >, 100);
+  g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &stats));
+  g_assert_cmpuint (stats.n_failed, >=, 2);
+  g_assert_cmpuint (stats.n_chunks_drawn, >, 0);
+  g_assert_cmpuint (stats.n_pending, ==, 0);
+  fixture_teardown (&fixture);
+}
+
+/* The caches stay within their budgets; what does not fit waits and the
+ * coarser chunks stay drawn. */
+static void
+test_atlas_budget (void)
+{
+  g_autoptr(TerrainAtlasFile) atlas = make_atlas (4, 0);
+  g_autoptr(TerrainImage) image = NULL;
+  TerrainEditorAtlasStats stats, roomy;
+  Fixture fixture = { 0 };
+  guint deferred = 0;
+
+  atlas_setup (&fixture, atlas);
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0.5, 30 * G_PI / 180, 40);
+  g_clear_pointer (&image, terrain_image_unref);
+  image = render_size (&fixture, 320, 240);
+  g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &roomy));
+  g_assert_cmpuint (roomy.n_deferred, ==, 0);
+
+  terrain_editor_gl_view_set_atlas_cache_budget (fixture.view, roomy.geometry_bytes / 3,
+                                                 roomy.texture_bytes / 3);
+  for (guint i = 0; i < 4; i++)
+    {
+      terrain_editor_gl_view_set_camera (fixture.view, 20 + 30 * i, 100 - 25 * i, 0.5 + i,
+                                         30 * G_PI / 180, 30);
+      g_clear_pointer (&image, terrain_image_unref);
+      image = render_size (&fixture, 320, 240);
+      g_assert_cmpuint (count_colors (image), >, 100);
+      g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &stats));
+      g_assert_cmpuint (stats.geometry_bytes, <=, roomy.geometry_bytes / 3);
+      g_assert_cmpuint (stats.texture_bytes, <=, roomy.texture_bytes / 3);
+      g_assert_cmpuint (stats.n_chunks_drawn, >, 0);
+      g_assert_cmpuint (stats.n_pending, ==, 0);
+      deferred += stats.n_deferred;
+    }
+  g_assert_cmpuint (deferred, >, 0);
+  fixture_teardown (&fixture);
+}
+
+/* An edit that replaces texture tiles reaches the view through the TOC. */
+static void
+test_atlas_edit (void)
+{
+  g_autoptr(TerrainAtlasFile) atlas = make_atlas (3, 0);
+  g_autoptr(TerrainImage) before = NULL;
+  g_autoptr(TerrainImage) after = NULL;
+  g_autoptr(GError) error = NULL;
+  Fixture fixture = { 0 };
+  gint slot = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_TEXTURE, 0);
+  TerrainAtlasToc *toc = terrain_atlas_file_get_toc (atlas, (guint) slot);
+  guint magenta = 0;
+
+  atlas_setup (&fixture, atlas);
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0, 89.5 * G_PI / 180, 175);
+  before = render_size (&fixture, 120, 120);
+
+  for (guint i = 0; i < terrain_atlas_toc_get_n_stubs (toc); i++)
+    {
+      g_autoptr(TerrainImage) solid = terrain_image_new (TERRAIN_IMAGE_RGBA8, 64, 64, &error);
+      g_autoptr(TerrainAtlasTexture) texture = NULL;
+      guint8 *d = terrain_image_get_data (solid, NULL);
+
+      for (guint k = 0; k < 64 * 64; k++)
+        {
+          d[k * 4] = 220;
+          d[k * 4 + 1] = 0;
+          d[k * 4 + 2] = 220;
+          d[k * 4 + 3] = 255;
+        }
+      texture = terrain_atlas_texture_new_from_image (solid, TERRAIN_ATLAS_TEXTURE_PNG, 90,
+                                                      TERRAIN_ATLAS_CHANNELS_RGB, &error);
+      g_assert_no_error (error);
+      g_assert_true (terrain_atlas_file_replace_texture (atlas, (guint) slot, i, texture, &error));
+      g_assert_no_error (error);
+    }
+
+  after = render_size (&fixture, 120, 120);
+  for (guint y = 0; y < 120; y += 4)
+    for (guint x = 0; x < 120; x += 4)
+      {
+        const guint8 *p = pixel_at (after, x / 119.0, y / 119.0);
+
+        magenta += p[0] > 2 * p[1] + 40 && p[2] > 2 * p[1] + 40;
+      }
+  g_assert_cmpuint (magenta, >, 30 * 30 / 2);
+  g_assert_false (images_equal (before, after));
+  fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -314,6 +813,13 @@ main (int   argc,
 
   g_test_add_func ("/Terrain/EditorGlView/generated", test_generated);
   g_test_add_func ("/Terrain/EditorGlView/ban", test_ban);
+  g_test_add_func ("/Terrain/EditorGlView/atlas", test_atlas);
+  g_test_add_func ("/Terrain/EditorGlView/atlas-texture-depths", test_atlas_texture_depths);
+  g_test_add_func ("/Terrain/EditorGlView/atlas-old-versions", test_atlas_old_versions);
+  g_test_add_func ("/Terrain/EditorGlView/atlas-untextured", test_atlas_untextured);
+  g_test_add_func ("/Terrain/EditorGlView/atlas-bad-chunks", test_atlas_bad_chunks);
+  g_test_add_func ("/Terrain/EditorGlView/atlas-budget", test_atlas_budget);
+  g_test_add_func ("/Terrain/EditorGlView/atlas-edit", test_atlas_edit);
 
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "libterrain.h"
+#include "terrain-test-fixtures.h"
 
 static const char *
 corpus_dir (void)
@@ -325,71 +326,10 @@ test_fill_voids (void)
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
 }
 
-/* A Torque .ter, version 3 (field-notes.md): heights, material map, eight
- * names, an alpha map per name, two scripts. */
-static GBytes *
-make_ter (guint8   version,
-          gboolean scripts,
-          guint    trailing)
-{
-  GByteArray *b = g_byte_array_new ();
-  const char *names[8] = { "grass", "", "rock", "", "", "", "", "" };
-  guint8 v = version;
-
-  g_byte_array_append (b, &v, 1);
-  for (guint y = 0; y < 256; y++)
-    for (guint x = 0; x < 256; x++)
-      {
-        guint16 h = (guint16) (x * 32 + y * 3);
-        guint8 le[2] = { h & 0xff, h >> 8 };
-
-        g_byte_array_append (b, le, 2);
-      }
-  for (guint i = 0; i < 65536; i++)
-    {
-      guint8 m = (i % 3 == 0) ? 2 : (i % 7 == 0 ? 0x80 : 0);
-
-      g_byte_array_append (b, &m, 1);
-    }
-  for (guint i = 0; i < 8; i++)
-    {
-      guint8 len = (guint8) strlen (names[i]);
-
-      g_byte_array_append (b, &len, 1);
-      g_byte_array_append (b, (const guint8 *) names[i], len);
-    }
-  if (version >= 2)
-    for (guint k = 0; k < 2; k++)
-      for (guint i = 0; i < 65536; i++)
-        {
-          guint8 a = (guint8) (k == 0 ? i : 255 - i);
-
-          g_byte_array_append (b, &a, 1);
-        }
-  if (scripts)
-    {
-      const char *texture = "texture script", *heights = "General\ttab";
-      guint32 l1 = (guint32) strlen (texture), l2 = (guint32) strlen (heights);
-      guint8 le1[4] = { l1, 0, 0, 0 }, le2[4] = { l2, 0, 0, 0 };
-
-      g_byte_array_append (b, le1, 4);
-      g_byte_array_append (b, (const guint8 *) texture, l1);
-      g_byte_array_append (b, le2, 4);
-      g_byte_array_append (b, (const guint8 *) heights, l2);
-    }
-  for (guint i = 0; i < trailing; i++)
-    {
-      guint8 z = 0xAB;
-
-      g_byte_array_append (b, &z, 1);
-    }
-  return g_byte_array_free_to_bytes (b);
-}
-
 static void
 test_ter (void)
 {
-  g_autoptr(GBytes) bytes = make_ter (3, TRUE, 0);
+  g_autoptr(GBytes) bytes = terrain_test_ter (3, TRUE, 0);
   g_autoptr(TerrainTerFile) ter = NULL;
   g_autoptr(TerrainHeightfield) field = NULL;
   g_autoptr(GBytes) written = NULL;
@@ -472,7 +412,7 @@ test_ter_variants (void)
 
   /* Tribes 2 files stop before the scripts. */
   {
-    g_autoptr(GBytes) bytes = make_ter (3, FALSE, 0);
+    g_autoptr(GBytes) bytes = terrain_test_ter (3, FALSE, 0);
     g_autoptr(TerrainTerFile) ter = terrain_ter_file_new_from_bytes (bytes, NULL, &error);
 
     g_assert_no_error (error);
@@ -480,7 +420,7 @@ test_ter_variants (void)
   }
   /* Version 1 has no alpha maps; trailing bytes are kept and reported. */
   {
-    g_autoptr(GBytes) bytes = make_ter (1, FALSE, 3);
+    g_autoptr(GBytes) bytes = terrain_test_ter (1, FALSE, 3);
     g_autoptr(TerrainTerFile) ter = terrain_ter_file_new_from_bytes (bytes, NULL, &error);
     g_autoptr(GBytes) written = NULL;
     g_autoptr(GPtrArray) issues = NULL;
@@ -495,7 +435,7 @@ test_ter_variants (void)
   }
   /* Truncated heights; a bad version; a script past the end. */
   {
-    g_autoptr(GBytes) full = make_ter (3, TRUE, 0);
+    g_autoptr(GBytes) full = terrain_test_ter (3, TRUE, 0);
     g_autoptr(GBytes) cut = g_bytes_new_from_bytes (full, 0, 1000);
     g_autoptr(GBytes) script_cut = g_bytes_new_from_bytes (full, 0, g_bytes_get_size (full) - 3);
     guint8 bad[1] = { 9 };

@@ -1,8 +1,9 @@
 /* test-model.c: Insomniac DAT1 containers and .model assets
  *
- * Fixtures are built here from insomniac-model.md and field-notes.md: the
- * 1x1 plane (nibble 12, packed normal 0x200FFE00, UVs (0,0) (0,1) (1,1)
- * (1,0)), stored plain, behind the 36-byte wrapper, and as raw LZ4 blocks.
+ * Fixtures are built in code (terrain-test-fixtures.c) from
+ * insomniac-model.md and field-notes.md: the 1x1 plane (nibble 12, packed
+ * normal 0x200FFE00, UVs (0,0) (0,1) (1,1) (1,0)), stored plain, behind the
+ * 36-byte wrapper, and as raw LZ4 blocks.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,22 +18,8 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "terrain-test-fixtures.h"
 #include "insomniac/terrain-dat1-private.h"
-
-#define MAX_SECTIONS 16
-
-/* Fixture: sections by tag, and a string block. Material records hold
- * offsets relative to the string block; the layout adds its DAT1 offset. */
-typedef struct
-{
-  guint32     asset_type;
-  guint       n;
-  guint32     tags[MAX_SECTIONS];
-  GByteArray *data[MAX_SECTIONS];
-  GByteArray *strings;
-  guint32     extra[4];
-  guint       n_extra;
-} Fixture;
 
 static void
 put_u16 (GByteArray *a,
@@ -53,16 +40,6 @@ put_u32 (GByteArray *a,
 }
 
 static void
-put_f32 (GByteArray *a,
-         gfloat      f)
-{
-  guint32 v;
-
-  memcpy (&v, &f, 4);
-  put_u32 (a, v);
-}
-
-static void
 set_u32 (guint8  *p,
          guint32  v)
 {
@@ -78,191 +55,24 @@ get_u32 (const guint8 *p)
   return p[0] | (p[1] << 8) | (p[2] << 16) | ((guint32) p[3] << 24);
 }
 
-static GByteArray *
-fixture_section (Fixture *f,
-                 guint32  tag)
-{
-  for (guint i = 0; i < f->n; i++)
-    if (f->tags[i] == tag)
-      return f->data[i];
-
-  g_assert_cmpuint (f->n, <, MAX_SECTIONS);
-  f->tags[f->n] = tag;
-  f->data[f->n] = g_byte_array_new ();
-  return f->data[f->n++];
-}
-
-static void
-fixture_remove (Fixture *f,
-                guint32  tag)
-{
-  for (guint i = 0; i < f->n; i++)
-    if (f->tags[i] == tag)
-      {
-        g_byte_array_unref (f->data[i]);
-        f->n--;
-        memmove (&f->tags[i], &f->tags[i + 1], (f->n - i) * sizeof f->tags[0]);
-        memmove (&f->data[i], &f->data[i + 1], (f->n - i) * sizeof f->data[0]);
-        return;
-      }
-}
-
-static void
-fixture_free (Fixture *f)
-{
-  for (guint i = 0; i < f->n; i++)
-    g_byte_array_unref (f->data[i]);
-  g_byte_array_unref (f->strings);
-  g_free (f);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Fixture, fixture_free)
-
-static guint32
-strings_base (const Fixture *f)
-{
-  return 16 + 12 * f->n + 8 * f->n_extra;
-}
-
-static void
-add_vertex (GByteArray *a,
-            gint16      x,
-            gint16      y,
-            gint16      z,
-            guint32     normal)
-{
-  put_u16 (a, (guint16) x);
-  put_u16 (a, (guint16) y);
-  put_u16 (a, (guint16) z);
-  put_u16 (a, 32767);
-  put_u32 (a, normal);
-  put_u32 (a, 0x1FF003FF);
-}
-
-static void
-add_mesh (GByteArray *a,
-          guint32     vertex_start,
-          guint32     index_start,
-          guint32     index_count,
-          guint32     vertex_count,
-          guint16     flags,
-          guint16     material)
-{
-  put_f32 (a, 0);
-  put_f32 (a, 41.0f / 4096);
-  put_f32 (a, 0);
-  put_f32 (a, 0.70710678f);
-  put_u32 (a, vertex_start);
-  put_u32 (a, index_start);
-  put_u32 (a, index_count);
-  put_u32 (a, vertex_count);
-  put_u16 (a, flags);
-  put_u16 (a, material);
-  for (guint i = 0; i < 28; i++)
-    g_byte_array_append (a, (const guint8 *) "", 1);
-}
-
-static void
-add_material (Fixture    *f,
-              const char *path,
-              const char *name)
-{
-  GByteArray *m = fixture_section (f, TERRAIN_MODEL_TAG_MATERIALS);
-
-  put_u32 (m, f->strings->len);
-  g_byte_array_append (f->strings, (const guint8 *) path, strlen (path) + 1);
-  put_u32 (m, f->strings->len);
-  g_byte_array_append (f->strings, (const guint8 *) name, strlen (name) + 1);
-  for (guint i = 0; i < 6; i++)
-    put_u32 (m, 0);
-}
-
-/* The 1x1 plane of insomniac-model.md: nibble 12, x and z at ±2048 (±0.5),
- * y 41 (0.01001, the built centre), normal 0x200FFE00, UVs u = x + 0.5,
- * v = z + 0.5, triangles (0,1,2) and (0,2,3), one mesh with relative indices,
- * one LOD repeated four times. */
-static Fixture *
-fixture_plane (void)
-{
-  Fixture *f = g_new0 (Fixture, 1);
-  GByteArray *a;
-  static const gint16 xz[4][2] = { { -2048, -2048 }, { -2048, 2048 }, { 2048, 2048 },
-                                   { 2048, -2048 } };
-  static const guint16 uv[4][2] = { { 0, 0 }, { 0, 0x3C00 }, { 0x3C00, 0x3C00 },
-                                    { 0x3C00, 0 } };
-  static const guint16 indices[6] = { 0, 1, 2, 0, 2, 3 };
-
-  f->asset_type = TERRAIN_MODEL_ASSET_TYPE;
-  f->strings = g_byte_array_new ();
-
-  a = fixture_section (f, TERRAIN_MODEL_TAG_BUILT);
-  put_f32 (a, 0);
-  put_f32 (a, 41.0f / 4096);
-  put_f32 (a, 0);
-  put_f32 (a, 0.70710678f);
-  put_f32 (a, 0.5f);
-  put_f32 (a, 0);
-  put_f32 (a, 0.5f);
-  put_u32 (a, 12);
-  put_f32 (a, 0);
-  put_f32 (a, 15);
-  put_f32 (a, 30);
-  put_f32 (a, 110);
-  put_f32 (a, 0);
-  put_f32 (a, 0);
-  put_f32 (a, 0);
-  put_f32 (a, 2);
-  put_f32 (a, 8);
-  put_u32 (a, 0);
-  g_assert_cmpuint (a->len, ==, 72);
-
-  a = fixture_section (f, TERRAIN_MODEL_TAG_VERTICES);
-  for (guint i = 0; i < 4; i++)
-    add_vertex (a, xz[i][0], 41, xz[i][1], 0x200FFE00);
-
-  a = fixture_section (f, TERRAIN_MODEL_TAG_INDICES);
-  for (guint i = 0; i < 6; i++)
-    put_u16 (a, indices[i]);
-
-  a = fixture_section (f, TERRAIN_MODEL_TAG_MESHES);
-  add_mesh (a, 0, 0, 6, 4, TERRAIN_MODEL_MESH_FLAG_RELATIVE_INDICES, 0);
-
-  a = fixture_section (f, TERRAIN_MODEL_TAG_LOOK);
-  for (guint i = 0; i < 4; i++)
-    {
-      put_u16 (a, 0);
-      put_u16 (a, 1);
-    }
-
-  a = fixture_section (f, TERRAIN_MODEL_TAG_UV0);
-  for (guint i = 0; i < 4; i++)
-    {
-      put_u16 (a, uv[i][0]);
-      put_u16 (a, uv[i][1]);
-    }
-
-  add_material (f, "materials/plane.material", "plane");
-  return f;
-}
-
 /* A second mesh in LOD 1 (absolute indices, its own vertex range) after
  * the plane's, so the look has two distinct LODs. */
 static void
-fixture_add_lod1 (Fixture *f)
+fixture_add_lod1 (TerrainTestDat1 *f)
 {
   GByteArray *a;
   static const guint16 indices[3] = { 4, 5, 6 };
 
-  a = fixture_section (f, TERRAIN_MODEL_TAG_VERTICES);
-  add_vertex (a, -1024, 41, -1024, 0x200FFE00);
-  add_vertex (a, -1024, 41, 1024, 0x200FFE00);
-  add_vertex (a, 1024, 41, 1024, 0x200FFE00);
-  a = fixture_section (f, TERRAIN_MODEL_TAG_INDICES);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_VERTICES);
+  terrain_test_dat1_add_vertex (a, -1024, 41, -1024, 0x200FFE00);
+  terrain_test_dat1_add_vertex (a, -1024, 41, 1024, 0x200FFE00);
+  terrain_test_dat1_add_vertex (a, 1024, 41, 1024, 0x200FFE00);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_INDICES);
   for (guint i = 0; i < 3; i++)
     put_u16 (a, indices[i]);
-  a = fixture_section (f, TERRAIN_MODEL_TAG_MESHES);
-  add_mesh (a, 4, 6, 3, 3, 0, 1);
-  a = fixture_section (f, TERRAIN_MODEL_TAG_LOOK);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_MESHES);
+  terrain_test_dat1_add_mesh (a, 4, 6, 3, 3, 0, 1);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_LOOK);
   g_byte_array_set_size (a, 0);
   put_u16 (a, 0);
   put_u16 (a, 1);
@@ -271,80 +81,13 @@ fixture_add_lod1 (Fixture *f)
       put_u16 (a, 1);
       put_u16 (a, 1);
     }
-  a = fixture_section (f, TERRAIN_MODEL_TAG_UV0);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_UV0);
   for (guint i = 0; i < 3; i++)
     {
       put_u16 (a, 0x3800);
       put_u16 (a, 0x3800);
     }
-  add_material (f, "materials/second.material", "second one");
-}
-
-static gint
-compare_tags (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  const guint32 *tags = user_data;
-  guint32 ta = tags[*(const guint *) a], tb = tags[*(const guint *) b];
-
-  return ta < tb ? -1 : ta > tb ? 1 : 0;
-}
-
-/* The layout of field-notes.md, written out here independently of the
- * library's writer: header, table sorted by tag, extra entries, strings,
- * then every section at a 16-byte boundary in tag order. */
-static GBytes *
-fixture_layout (Fixture *f)
-{
-  GByteArray *out = g_byte_array_new ();
-  guint order[MAX_SECTIONS];
-  guint32 base = strings_base (f), offset;
-
-  for (guint i = 0; i < f->n; i++)
-    order[i] = i;
-  g_qsort_with_data (order, f->n, sizeof order[0], compare_tags, f->tags);
-
-  put_u32 (out, 0x44415431);
-  put_u32 (out, f->asset_type);
-  put_u32 (out, 0);
-  put_u16 (out, f->n);
-  put_u16 (out, f->n_extra);
-
-  offset = (base + f->strings->len + 15) & ~15u;
-  for (guint i = 0; i < f->n; i++)
-    {
-      put_u32 (out, f->tags[order[i]]);
-      put_u32 (out, offset);
-      put_u32 (out, f->data[order[i]]->len);
-      offset = (offset + f->data[order[i]]->len + 15) & ~15u;
-    }
-  for (guint i = 0; i < f->n_extra; i++)
-    {
-      put_u32 (out, f->extra[i]);
-      put_u32 (out, ~f->extra[i]);
-    }
-  g_byte_array_append (out, f->strings->data, f->strings->len);
-
-  for (guint i = 0; i < f->n; i++)
-    {
-      GByteArray *data = f->data[order[i]];
-      guint start;
-
-      while (out->len % 16 != 0)
-        g_byte_array_append (out, (const guint8 *) "", 1);
-      start = out->len;
-      g_byte_array_append (out, data->data, data->len);
-      if (f->tags[order[i]] == TERRAIN_MODEL_TAG_MATERIALS)
-        for (guint k = 0; k + 8 <= data->len; k += 32)
-          {
-            set_u32 (out->data + start + k, get_u32 (data->data + k) + base);
-            set_u32 (out->data + start + k + 4, get_u32 (data->data + k + 4) + base);
-          }
-    }
-  set_u32 (out->data + 8, out->len);
-
-  return g_byte_array_free_to_bytes (out);
+  terrain_test_dat1_add_material (f, "materials/second.material", "second one");
 }
 
 static GBytes *
@@ -379,8 +122,8 @@ wrap (guint32  magic,
 static GBytes *
 plane_wrapped_lz4 (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) image = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) image = terrain_test_dat1_layout (f);
   g_autoptr(GBytes) block = lz4_block (image);
 
   return wrap (TERRAIN_MODEL_ASSET_TYPE, block, g_bytes_get_size (image));
@@ -546,14 +289,14 @@ test_normal_decode (void)
 static void
 test_layout_matches_writer (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) hand = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) hand = terrain_test_dat1_layout (f);
   g_autoptr(GBytes) built = NULL;
   g_autoptr(GBytes) strings = NULL;
   g_autoptr(GError) error = NULL;
-  GBytes *data[MAX_SECTIONS];
-  guint32 base = strings_base (f);
-  GByteArray *materials = fixture_section (f, TERRAIN_MODEL_TAG_MATERIALS);
+  GBytes *data[TERRAIN_TEST_DAT1_MAX_SECTIONS];
+  guint32 base = terrain_test_dat1_strings_base (f);
+  GByteArray *materials = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_MATERIALS);
 
   /* The library's writer gets absolute string offsets. */
   set_u32 (materials->data, get_u32 (materials->data) + base);
@@ -587,8 +330,8 @@ test_layout_matches_writer (void)
 static void
 test_plain (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) bytes = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) bytes = terrain_test_dat1_layout (f);
   g_autoptr(TerrainModel) model = load_model (bytes);
   g_autoptr(GBytes) saved = NULL;
   g_autoptr(GBytes) image = NULL;
@@ -629,8 +372,8 @@ static void
 test_wrapped_lz4 (void)
 {
   g_autoptr(GBytes) bytes = plane_wrapped_lz4 ();
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) plain = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) plain = terrain_test_dat1_layout (f);
   g_autoptr(GError) error = NULL;
   g_autoptr(TerrainDocument) document =
     terrain_document_load_bytes (bytes, "plane.model", TERRAIN_FORMAT_UNKNOWN, NULL, &error);
@@ -682,8 +425,8 @@ test_wrapped_lz4 (void)
 static void
 test_variants (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) plain = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) plain = terrain_test_dat1_layout (f);
   g_autoptr(GBytes) block = lz4_block (plain);
   GBytes *variants[3];
 
@@ -741,7 +484,7 @@ test_detect_rejects (void)
 static void
 test_generic_dat1 (void)
 {
-  g_autoptr(Fixture) f = g_new0 (Fixture, 1);
+  g_autoptr(TerrainTestDat1) f = g_new0 (TerrainTestDat1, 1);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(TerrainDocument) document = NULL;
@@ -754,12 +497,12 @@ test_generic_dat1 (void)
   f->asset_type = 0x12345678;
   f->strings = g_byte_array_new ();
   g_byte_array_append (f->strings, (const guint8 *) "hello\0", 6);
-  g_byte_array_append (fixture_section (f, 0xAAAA0000), (const guint8 *) "abc", 3);
-  g_byte_array_append (fixture_section (f, 0x00000001), (const guint8 *) "0123456789abcdefXYZ", 19);
+  g_byte_array_append (terrain_test_dat1_section (f, 0xAAAA0000), (const guint8 *) "abc", 3);
+  g_byte_array_append (terrain_test_dat1_section (f, 0x00000001), (const guint8 *) "0123456789abcdefXYZ", 19);
   f->n_extra = 2;
   f->extra[0] = 7;
   f->extra[1] = 9;
-  bytes = fixture_layout (f);
+  bytes = terrain_test_dat1_layout (f);
 
   document = terrain_document_load_bytes (bytes, NULL, TERRAIN_FORMAT_UNKNOWN, NULL, &error);
   g_assert_no_error (error);
@@ -791,8 +534,8 @@ test_generic_dat1 (void)
 static void
 test_truncations (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) plain = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) plain = terrain_test_dat1_layout (f);
   g_autoptr(GBytes) wrapped = plane_wrapped_lz4 ();
 
   /* Every cut of a plain DAT1 is reported as truncated. */
@@ -828,94 +571,94 @@ test_truncations (void)
 }
 
 /* A fixture with one change, laid out, must fail with @code. */
-typedef void (*Mutation) (Fixture *f);
+typedef void (*Mutation) (TerrainTestDat1 *f);
 
 static void
 assert_mutation_fails (Mutation mutate,
                        gint     code)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) bytes = NULL;
 
   mutate (f);
-  bytes = fixture_layout (f);
+  bytes = terrain_test_dat1_layout (f);
   assert_load_fails (bytes, code);
 }
 
 static void
-mutate_vertex_range (Fixture *f)
+mutate_vertex_range (TerrainTestDat1 *f)
 {
-  set_u32 (fixture_section (f, TERRAIN_MODEL_TAG_MESHES)->data + 0x1C, 5);
+  set_u32 (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_MESHES)->data + 0x1C, 5);
 }
 
 static void
-mutate_index_range (Fixture *f)
+mutate_index_range (TerrainTestDat1 *f)
 {
-  set_u32 (fixture_section (f, TERRAIN_MODEL_TAG_MESHES)->data + 0x14, 1);
+  set_u32 (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_MESHES)->data + 0x14, 1);
 }
 
 static void
-mutate_index_value (Fixture *f)
+mutate_index_value (TerrainTestDat1 *f)
 {
-  fixture_section (f, TERRAIN_MODEL_TAG_INDICES)->data[10] = 4;
+  terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_INDICES)->data[10] = 4;
 }
 
 static void
-mutate_absolute_index_value (Fixture *f)
+mutate_absolute_index_value (TerrainTestDat1 *f)
 {
   /* Without flag 0x10 the index is absolute: 9 is past the 4 vertices. */
-  GByteArray *meshes = fixture_section (f, TERRAIN_MODEL_TAG_MESHES);
+  GByteArray *meshes = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_MESHES);
 
   meshes->data[0x20] = 0;
-  fixture_section (f, TERRAIN_MODEL_TAG_INDICES)->data[0] = 9;
+  terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_INDICES)->data[0] = 9;
 }
 
 static void
-mutate_lod_range (Fixture *f)
+mutate_lod_range (TerrainTestDat1 *f)
 {
-  fixture_section (f, TERRAIN_MODEL_TAG_LOOK)->data[14] = 2;
+  terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_LOOK)->data[14] = 2;
 }
 
 static void
-mutate_material_string (Fixture *f)
+mutate_material_string (TerrainTestDat1 *f)
 {
-  set_u32 (fixture_section (f, TERRAIN_MODEL_TAG_MATERIALS)->data + 4, 1000);
+  set_u32 (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_MATERIALS)->data + 4, 1000);
 }
 
 static void
-mutate_vertex_size (Fixture *f)
+mutate_vertex_size (TerrainTestDat1 *f)
 {
-  g_byte_array_set_size (fixture_section (f, TERRAIN_MODEL_TAG_VERTICES), 63);
+  g_byte_array_set_size (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_VERTICES), 63);
 }
 
 static void
-mutate_uv_size (Fixture *f)
+mutate_uv_size (TerrainTestDat1 *f)
 {
-  g_byte_array_set_size (fixture_section (f, TERRAIN_MODEL_TAG_UV0), 12);
+  g_byte_array_set_size (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_UV0), 12);
 }
 
 static void
-mutate_mesh_size (Fixture *f)
+mutate_mesh_size (TerrainTestDat1 *f)
 {
-  g_byte_array_set_size (fixture_section (f, TERRAIN_MODEL_TAG_MESHES), 60);
+  g_byte_array_set_size (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_MESHES), 60);
 }
 
 static void
-mutate_built_size (Fixture *f)
+mutate_built_size (TerrainTestDat1 *f)
 {
-  g_byte_array_set_size (fixture_section (f, TERRAIN_MODEL_TAG_BUILT), 40);
+  g_byte_array_set_size (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_BUILT), 40);
 }
 
 static void
-mutate_look_size (Fixture *f)
+mutate_look_size (TerrainTestDat1 *f)
 {
-  g_byte_array_set_size (fixture_section (f, TERRAIN_MODEL_TAG_LOOK), 8);
+  g_byte_array_set_size (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_LOOK), 8);
 }
 
 static void
-mutate_missing_vertices (Fixture *f)
+mutate_missing_vertices (TerrainTestDat1 *f)
 {
-  fixture_remove (f, TERRAIN_MODEL_TAG_VERTICES);
+  terrain_test_dat1_remove (f, TERRAIN_MODEL_TAG_VERTICES);
 }
 
 static void
@@ -939,8 +682,8 @@ test_bad_ranges (void)
 static void
 test_bad_container (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) plain = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) plain = terrain_test_dat1_layout (f);
   gsize size = g_bytes_get_size (plain);
   /* Table entry 1 is at byte 28: tag, offset (+4), size (+8). */
   const gsize entry = 16 + 12;
@@ -1009,8 +752,8 @@ test_bad_container (void)
 static void
 test_describe (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) bytes = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) bytes = terrain_test_dat1_layout (f);
   g_autoptr(TerrainModel) model = load_model (bytes);
   g_autoptr(GBytes) wrapped = plane_wrapped_lz4 ();
   g_autoptr(TerrainModel) compressed = load_model (wrapped);
@@ -1046,10 +789,10 @@ test_describe (void)
 static void
 test_uv_stride_8 (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TerrainModel) model = NULL;
-  GByteArray *uv = fixture_section (f, TERRAIN_MODEL_TAG_UV0);
+  GByteArray *uv = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_UV0);
   static const guint16 pairs[4][4] = {
     { 0, 0, 0x3800, 0x3800 },
     { 0, 0x3C00, 0x3800, 0x3800 },
@@ -1062,7 +805,7 @@ test_uv_stride_8 (void)
   for (guint v = 0; v < 4; v++)
     for (guint i = 0; i < 4; i++)
       put_u16 (uv, pairs[v][i]);
-  bytes = fixture_layout (f);
+  bytes = terrain_test_dat1_layout (f);
   model = load_model (bytes);
   g_assert_cmpuint (terrain_model_get_uv_stride (model), ==, 8);
   assert_plane_geometry_uv8 (model);
@@ -1071,7 +814,7 @@ test_uv_stride_8 (void)
 static void
 test_wrapper_size_follows (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) image = NULL;
   g_autoptr(GBytes) block = NULL;
   g_autoptr(GBytes) wrapped = NULL;
@@ -1082,8 +825,8 @@ test_wrapper_size_follows (void)
   g_autoptr(GError) error = NULL;
   guint32 size = 0;
 
-  g_byte_array_append (fixture_section (f, TERRAIN_MODEL_TAG_SKIN), (const guint8 *) "skin", 4);
-  image = fixture_layout (f);
+  g_byte_array_append (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_SKIN), (const guint8 *) "skin", 4);
+  image = terrain_test_dat1_layout (f);
   block = lz4_block (image);
   wrapped = wrap (TERRAIN_MODEL_ASSET_TYPE, block, g_bytes_get_size (image));
   model = load_model (wrapped);
@@ -1158,8 +901,8 @@ test_edit_positions (void)
 static void
 test_requantize (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
-  g_autoptr(GBytes) bytes = fixture_layout (f);
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) bytes = terrain_test_dat1_layout (f);
   g_autoptr(TerrainModel) model = load_model (bytes);
   g_autoptr(GBytes) saved = NULL;
   g_autoptr(TerrainModel) again = NULL;
@@ -1212,7 +955,7 @@ test_requantize (void)
 static void
 test_export_obj (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TerrainModel) model = NULL;
   g_autoptr(GBytes) obj = NULL;
@@ -1222,7 +965,7 @@ test_export_obj (void)
   g_autofree char *lib = NULL;
 
   fixture_add_lod1 (f);
-  bytes = fixture_layout (f);
+  bytes = terrain_test_dat1_layout (f);
   model = load_model (bytes);
   g_assert_cmpuint (terrain_model_get_n_lods (model), ==, 2);
 
@@ -1279,7 +1022,7 @@ replace_line (GBytes     *text,
 static void
 test_import_obj (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TerrainModel) model = NULL;
   g_autoptr(GBytes) obj = NULL;
@@ -1290,7 +1033,7 @@ test_import_obj (void)
   gfloat p[3];
 
   fixture_add_lod1 (f);
-  bytes = fixture_layout (f);
+  bytes = terrain_test_dat1_layout (f);
   model = load_model (bytes);
 
   /* Exported and imported unchanged: the file stays byte-exact. */
@@ -1337,7 +1080,7 @@ test_import_obj (void)
 static void
 test_resize_section (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TerrainModel) model = NULL;
   g_autoptr(GBytes) skin = NULL;
@@ -1353,11 +1096,11 @@ test_resize_section (void)
 
   /* Raw sections: vertex colours (between materials and meshes by tag) and
    * skin data (the last tag). */
-  g_byte_array_append (fixture_section (f, TERRAIN_MODEL_TAG_VERTEX_COLOR),
+  g_byte_array_append (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_VERTEX_COLOR),
                        (const guint8 *) "0123456789abcdef0123456789abcdef0123456789abcdef",
                        48);
-  g_byte_array_append (fixture_section (f, TERRAIN_MODEL_TAG_SKIN), (const guint8 *) "skin", 4);
-  bytes = fixture_layout (f);
+  g_byte_array_append (terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_SKIN), (const guint8 *) "skin", 4);
+  bytes = terrain_test_dat1_layout (f);
   model = load_model (bytes);
   terrain_dat1_get_section_span (TERRAIN_DAT1 (model), TERRAIN_MODEL_TAG_VERTICES,
                                  &vertices_before, NULL);
@@ -1404,7 +1147,7 @@ test_resize_section (void)
 static void
 test_empty_model (void)
 {
-  g_autoptr(Fixture) f = g_new0 (Fixture, 1);
+  g_autoptr(TerrainTestDat1) f = g_new0 (TerrainTestDat1, 1);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TerrainModel) model = NULL;
   g_autoptr(GBytes) glb = NULL;
@@ -1415,8 +1158,8 @@ test_empty_model (void)
   /* Portals and spawners: a model with no geometry sections. */
   f->asset_type = TERRAIN_MODEL_ASSET_TYPE;
   f->strings = g_byte_array_new ();
-  g_byte_array_append (fixture_section (f, 0x11223344), (const guint8 *) "data", 4);
-  bytes = fixture_layout (f);
+  g_byte_array_append (terrain_test_dat1_section (f, 0x11223344), (const guint8 *) "data", 4);
+  bytes = terrain_test_dat1_layout (f);
   model = load_model (bytes);
   g_assert_false (terrain_model_has_geometry (model));
   g_assert_cmpuint (terrain_model_get_n_vertices (model), ==, 0);
@@ -1598,7 +1341,7 @@ check_glb (GBytes *glb)
 static void
 test_export_glb (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TerrainModel) model = NULL;
   g_autoptr(GBytes) glb = NULL;
@@ -1610,7 +1353,7 @@ test_export_glb (void)
   JsonArray *min;
 
   fixture_add_lod1 (f);
-  bytes = fixture_layout (f);
+  bytes = terrain_test_dat1_layout (f);
   model = load_model (bytes);
 
   glb = terrain_model_export_glb (model, TERRAIN_MODEL_ALL_LODS, &error);
@@ -1641,7 +1384,7 @@ test_export_glb (void)
 static void
 test_gltf_validator (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TerrainModel) model = NULL;
   g_autoptr(GBytes) glb = NULL;
@@ -1661,7 +1404,7 @@ test_gltf_validator (void)
     }
 
   fixture_add_lod1 (f);
-  bytes = fixture_layout (f);
+  bytes = terrain_test_dat1_layout (f);
   model = load_model (bytes);
   glb = terrain_model_export_glb (model, TERRAIN_MODEL_ALL_LODS, &error);
   g_assert_no_error (error);
@@ -1741,7 +1484,7 @@ run_cli (const char *dir,
 static void
 test_cli (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) plain = NULL;
   g_autoptr(GBytes) wrapped = plane_wrapped_lz4 ();
   g_autoptr(GBytes) obj = NULL;
@@ -1763,7 +1506,7 @@ test_cli (void)
     }
 
   fixture_add_lod1 (f);
-  plain = fixture_layout (f);
+  plain = terrain_test_dat1_layout (f);
   dir = g_dir_make_tmp ("test-model-cli-XXXXXX", &error);
   g_assert_no_error (error);
   path = g_build_filename (dir, "plane.model", NULL);
@@ -1938,14 +1681,14 @@ exercise (GBytes *bytes)
 static void
 test_mutations (void)
 {
-  g_autoptr(Fixture) f = fixture_plane ();
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_plane ();
   g_autoptr(GBytes) plain = NULL;
   g_autoptr(GBytes) wrapped = plane_wrapped_lz4 ();
   static const guint8 values[] = { 0x00, 0x01, 0x7F, 0x80, 0xFF };
   GBytes *inputs[2];
 
   fixture_add_lod1 (f);
-  plain = fixture_layout (f);
+  plain = terrain_test_dat1_layout (f);
   inputs[0] = plain;
   inputs[1] = wrapped;
 

@@ -3,11 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * No public .sct file could be obtained (see the corpus README), so every
- * test builds its files here from tnt-sct.md, "SCT sections": the two
- * worlds.hpi layouts (version 2 puts the preview right after the height
- * records, version 3 the tile graphics and then the preview), the standalone
- * writer's preview-first packing, non-square grids, gaps, trailing bytes and
- * the observed record tails.
+ * test builds its files in code (terrain-test-fixtures.c) from tnt-sct.md,
+ * "SCT sections": the two worlds.hpi layouts (version 2 puts the preview
+ * right after the height records, version 3 the tile graphics and then the
+ * preview), the standalone writer's preview-first packing, non-square
+ * grids, gaps, trailing bytes and the observed record tails.
  */
 
 #include "config.h"
@@ -17,105 +17,26 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "terrain-test-fixtures.h"
 
-#define N_BLOCKS (TERRAIN_SCT_BLOCK_HEIGHTS + 1)
+#define N_BLOCKS TERRAIN_TEST_SCT_N_BLOCKS
 #define PREVIEW_BYTES (TERRAIN_SCT_PREVIEW_SIDE * TERRAIN_SCT_PREVIEW_SIDE)
 
-typedef enum
-{
-  LAYOUT_V2,          /* header, tile map, heights, preview, tiles */
-  LAYOUT_V3,          /* header, tile map, heights, tiles, preview */
-  LAYOUT_STANDALONE,  /* header, preview, tiles, tile map, heights (version 3) */
-} Layout;
-
-typedef struct
-{
-  const char *name;
-  Layout layout;
-  guint width;
-  guint height;
-  guint n_tiles;
-  gsize gap;       /* filler bytes between some blocks */
-  gsize trailing;  /* bytes after the last block */
-} FixtureSpec;
-
-typedef struct
-{
-  GBytes *bytes;
-  guint32 version;
-  guint width;
-  guint height;
-  guint n_tiles;
-  gsize record_size;
-  gsize offset[N_BLOCKS];
-  gsize size[N_BLOCKS];
-  TerrainSctBlock order[N_BLOCKS];  /* blocks in file order */
-  gsize end;                        /* end of the last block */
-  gsize unreferenced;               /* gap and trailing bytes */
-} Fixture;
-
-static const FixtureSpec specs[] = {
-  { "v2", LAYOUT_V2, 3, 2, 4, 0, 0 },
-  { "v3", LAYOUT_V3, 3, 2, 4, 0, 0 },
-  { "standalone", LAYOUT_STANDALONE, 3, 2, 4, 0, 0 },
-  { "v2-gaps", LAYOUT_V2, 3, 2, 5, 13, 7 },
-  { "v3-gaps", LAYOUT_V3, 2, 3, 3, 6, 9 },
-  { "standalone-gaps", LAYOUT_STANDALONE, 3, 2, 2, 5, 11 },
-  { "v2-column", LAYOUT_V2, 1, 4, 1, 3, 1 },
-  { "v3-row", LAYOUT_V3, 4, 1, 2, 0, 2 },
+/* Files of every layout, built by terrain-test-fixtures.c. */
+static const TerrainTestSctSpec specs[] = {
+  { "v2", TERRAIN_TEST_SCT_V2, 3, 2, 4, 0, 0 },
+  { "v3", TERRAIN_TEST_SCT_V3, 3, 2, 4, 0, 0 },
+  { "standalone", TERRAIN_TEST_SCT_STANDALONE, 3, 2, 4, 0, 0 },
+  { "v2-gaps", TERRAIN_TEST_SCT_V2, 3, 2, 5, 13, 7 },
+  { "v3-gaps", TERRAIN_TEST_SCT_V3, 2, 3, 3, 6, 9 },
+  { "standalone-gaps", TERRAIN_TEST_SCT_STANDALONE, 3, 2, 2, 5, 11 },
+  { "v2-column", TERRAIN_TEST_SCT_V2, 1, 4, 1, 3, 1 },
+  { "v3-row", TERRAIN_TEST_SCT_V3, 4, 1, 2, 0, 2 },
 };
-
-static const guint8 v2_tail[7] = { 0x01, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x00 };
-static const guint8 v3_tail[3] = { 0xFF, 0xFF, 0x00 };
 
 static const char * const block_names[N_BLOCKS] = {
   "header", "preview", "tile graphics", "tile index grid", "height records",
 };
-
-/* Deterministic contents, so that every test knows what each byte holds. */
-static guint16
-fixture_tile_index (const Fixture *f,
-                    guint          column,
-                    guint          row)
-{
-  if (f->n_tiles == 0)
-    return (guint16) (row * f->width + column);
-  return (guint16) ((column * 3 + row * 5 + 1) % f->n_tiles);
-}
-
-static guint8
-fixture_height (guint x,
-                guint y)
-{
-  return (guint8) (x * 37 + y * 101 + 7);
-}
-
-static guint8
-fixture_preview (gsize i)
-{
-  return (guint8) (i * 7 + 3);
-}
-
-static guint8
-fixture_tile_pixel (guint tile,
-                    guint pixel)
-{
-  return (guint8) (tile * 59 + pixel * 3 + 11);
-}
-
-static guint8
-fixture_filler (gsize offset)
-{
-  return (guint8) (0xA0 | (offset & 0x0F));
-}
-
-static void
-put_le16 (guint8  *p,
-          guint16  v)
-{
-  p[0] = v & 0xff;
-  p[1] = v >> 8;
-}
 
 static void
 put_le32 (guint8  *p,
@@ -126,108 +47,6 @@ put_le32 (guint8  *p,
   p[2] = (v >> 16) & 0xff;
   p[3] = (v >> 24) & 0xff;
 }
-
-static void
-fixture_build (Fixture           *f,
-               const FixtureSpec *spec)
-{
-  /* Block order per writer, and whether filler precedes each block. */
-  static const TerrainSctBlock orders[3][N_BLOCKS] = {
-    [LAYOUT_V2] = { TERRAIN_SCT_BLOCK_HEADER, TERRAIN_SCT_BLOCK_TILE_MAP, TERRAIN_SCT_BLOCK_HEIGHTS,
-                    TERRAIN_SCT_BLOCK_PREVIEW, TERRAIN_SCT_BLOCK_TILES },
-    [LAYOUT_V3] = { TERRAIN_SCT_BLOCK_HEADER, TERRAIN_SCT_BLOCK_TILE_MAP, TERRAIN_SCT_BLOCK_HEIGHTS,
-                    TERRAIN_SCT_BLOCK_TILES, TERRAIN_SCT_BLOCK_PREVIEW },
-    [LAYOUT_STANDALONE] = { TERRAIN_SCT_BLOCK_HEADER, TERRAIN_SCT_BLOCK_PREVIEW,
-                            TERRAIN_SCT_BLOCK_TILES, TERRAIN_SCT_BLOCK_TILE_MAP,
-                            TERRAIN_SCT_BLOCK_HEIGHTS },
-  };
-  static const gboolean gap_before[3][N_BLOCKS] = {
-    [LAYOUT_V2] = { FALSE, TRUE, FALSE, FALSE, TRUE },
-    [LAYOUT_V3] = { FALSE, TRUE, FALSE, FALSE, TRUE },
-    [LAYOUT_STANDALONE] = { FALSE, FALSE, TRUE, TRUE, FALSE },
-  };
-  const guint8 *tail;
-  guint8 *data;
-  gsize pos = 0, total;
-
-  memset (f, 0, sizeof *f);
-  f->version = spec->layout == LAYOUT_V2 ? 2 : 3;
-  f->width = spec->width;
-  f->height = spec->height;
-  f->n_tiles = spec->n_tiles;
-  f->record_size = f->version == 2 ? 8 : 4;
-  tail = f->version == 2 ? v2_tail : v3_tail;
-
-  f->size[TERRAIN_SCT_BLOCK_HEADER] = TERRAIN_SCT_HEADER_SIZE;
-  f->size[TERRAIN_SCT_BLOCK_PREVIEW] = PREVIEW_BYTES;
-  f->size[TERRAIN_SCT_BLOCK_TILES] = (gsize) f->n_tiles * TERRAIN_SCT_TILE_BYTES;
-  f->size[TERRAIN_SCT_BLOCK_TILE_MAP] = 2 * (gsize) f->width * f->height;
-  f->size[TERRAIN_SCT_BLOCK_HEIGHTS] = 4 * (gsize) f->width * f->height * f->record_size;
-
-  for (guint i = 0; i < N_BLOCKS; i++)
-    {
-      TerrainSctBlock b = orders[spec->layout][i];
-
-      if (gap_before[spec->layout][i])
-        {
-          pos += spec->gap;
-          f->unreferenced += spec->gap;
-        }
-      f->order[i] = b;
-      f->offset[b] = pos;
-      pos += f->size[b];
-    }
-  f->end = pos;
-  f->unreferenced += spec->trailing;
-  total = pos + spec->trailing;
-
-  data = g_malloc (total);
-  for (gsize i = 0; i < total; i++)
-    data[i] = fixture_filler (i);
-  for (gsize i = f->end; i < total; i++)
-    data[i] = (guint8) (0xEE ^ i);
-
-  put_le32 (data + 0, f->version);
-  put_le32 (data + 4, (guint32) f->offset[TERRAIN_SCT_BLOCK_PREVIEW]);
-  put_le32 (data + 8, f->n_tiles);
-  put_le32 (data + 12, (guint32) f->offset[TERRAIN_SCT_BLOCK_TILES]);
-  put_le32 (data + 16, f->width);
-  put_le32 (data + 20, f->height);
-  put_le32 (data + 24, (guint32) f->offset[TERRAIN_SCT_BLOCK_TILE_MAP]);
-
-  for (gsize i = 0; i < PREVIEW_BYTES; i++)
-    data[f->offset[TERRAIN_SCT_BLOCK_PREVIEW] + i] = fixture_preview (i);
-
-  for (guint t = 0; t < f->n_tiles; t++)
-    for (guint p = 0; p < TERRAIN_SCT_TILE_BYTES; p++)
-      data[f->offset[TERRAIN_SCT_BLOCK_TILES] + (gsize) t * TERRAIN_SCT_TILE_BYTES + p] =
-        fixture_tile_pixel (t, p);
-
-  for (guint r = 0; r < f->height; r++)
-    for (guint c = 0; c < f->width; c++)
-      put_le16 (data + f->offset[TERRAIN_SCT_BLOCK_TILE_MAP] + 2 * ((gsize) r * f->width + c),
-                fixture_tile_index (f, c, r));
-
-  for (guint y = 0; y < 2 * f->height; y++)
-    for (guint x = 0; x < 2 * f->width; x++)
-      {
-        guint8 *record = data + f->offset[TERRAIN_SCT_BLOCK_HEIGHTS] +
-                         ((gsize) y * 2 * f->width + x) * f->record_size;
-
-        record[0] = fixture_height (x, y);
-        memcpy (record + 1, tail, f->record_size - 1);
-      }
-
-  f->bytes = g_bytes_new_take (data, total);
-}
-
-static void
-fixture_clear (Fixture *f)
-{
-  g_clear_pointer (&f->bytes, g_bytes_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Fixture, fixture_clear)
 
 static GBytes *
 bytes_patch_u32 (GBytes  *bytes,
@@ -264,7 +83,7 @@ header_bytes (guint32 version,
 }
 
 static TerrainSctSection *
-load_fixture (const Fixture *f)
+load_fixture (const TerrainTestSct *f)
 {
   g_autoptr(GError) error = NULL;
   TerrainSctSection *section;
@@ -366,14 +185,14 @@ assert_pixel (TerrainImage *image,
 static void
 test_read (gconstpointer data)
 {
-  const FixtureSpec *spec = data;
-  g_auto(Fixture) f = { 0 };
+  const TerrainTestSctSpec *spec = data;
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   const guint8 *tail;
 
-  fixture_build (&f, spec);
+  terrain_test_sct_build (&f, spec);
   section = load_fixture (&f);
-  tail = f.version == 2 ? v2_tail : v3_tail;
+  tail = terrain_test_sct_record_tail (f.version);
 
   g_assert_cmpuint (terrain_sct_section_get_version (section), ==, f.version);
   g_assert_cmpuint (terrain_sct_section_get_width (section), ==, spec->width);
@@ -398,7 +217,7 @@ test_read (gconstpointer data)
   for (guint r = 0; r < f.height; r++)
     for (guint c = 0; c < f.width; c++)
       g_assert_cmpuint (terrain_sct_section_get_tile_index (section, c, r), ==,
-                        fixture_tile_index (&f, c, r));
+                        terrain_test_sct_tile_index (&f, c, r));
 
   /* The height grid is (2W) x (2H), row-major; byte +0 is the height and the
    * rest of the record is the observed writer constant. */
@@ -409,10 +228,10 @@ test_read (gconstpointer data)
         const guint8 *record;
 
         g_assert_cmpuint (terrain_sct_section_get_cell_height (section, x, y), ==,
-                          fixture_height (x, y));
+                          terrain_test_sct_height (x, y));
         record = terrain_sct_section_get_height_record (section, x, y, &size);
         g_assert_cmpuint (size, ==, f.record_size);
-        g_assert_cmpuint (record[0], ==, fixture_height (x, y));
+        g_assert_cmpuint (record[0], ==, terrain_test_sct_height (x, y));
         g_assert_cmpmem (record + 1, size - 1, tail, f.record_size - 1);
       }
 
@@ -421,14 +240,14 @@ test_read (gconstpointer data)
       const guint8 *tile = terrain_sct_section_get_tile (section, t);
 
       for (guint p = 0; p < TERRAIN_SCT_TILE_BYTES; p++)
-        g_assert_cmpuint (tile[p], ==, fixture_tile_pixel (t, p));
+        g_assert_cmpuint (tile[p], ==, terrain_test_sct_tile_pixel (t, p));
     }
 
   {
     const guint8 *preview = terrain_sct_section_get_preview (section);
 
     for (gsize i = 0; i < PREVIEW_BYTES; i++)
-      g_assert_cmpuint (preview[i], ==, fixture_preview (i));
+      g_assert_cmpuint (preview[i], ==, terrain_test_sct_preview (i));
   }
 }
 
@@ -436,12 +255,12 @@ test_read (gconstpointer data)
 static void
 test_read_known_cells (void)
 {
-  g_auto(Fixture) f = { 0 };
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   const guint8 *record;
   gsize size;
 
-  fixture_build (&f, &specs[0]);
+  terrain_test_sct_build (&f, &specs[0]);
   section = load_fixture (&f);
 
   /* (0,0): 7; (5,0): 5*37+7 = 192; (0,3): 3*101+7 = 310 & 255 = 54;
@@ -469,15 +288,15 @@ test_read_known_cells (void)
 static void
 test_roundtrip (gconstpointer data)
 {
-  const FixtureSpec *spec = data;
-  g_auto(Fixture) f = { 0 };
+  const TerrainTestSctSpec *spec = data;
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(GBytes) written = NULL;
   g_autoptr(GError) error = NULL;
   gsize first = 0;
   g_autofree char *where = NULL;
 
-  fixture_build (&f, spec);
+  terrain_test_sct_build (&f, spec);
   section = load_fixture (&f);
 
   written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (section), &error);
@@ -506,8 +325,8 @@ test_roundtrip (gconstpointer data)
 static void
 test_edit_heights (gconstpointer data)
 {
-  const FixtureSpec *spec = data;
-  g_auto(Fixture) f = { 0 };
+  const TerrainTestSctSpec *spec = data;
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(GBytes) original = NULL;
   g_autoptr(GBytes) written = NULL;
@@ -523,20 +342,21 @@ test_edit_heights (gconstpointer data)
   gsize first = 0;
   g_autofree char *where = NULL;
 
-  fixture_build (&f, spec);
+  terrain_test_sct_build (&f, spec);
   original = g_bytes_new (g_bytes_get_data (f.bytes, NULL), g_bytes_get_size (f.bytes));
   section = load_fixture (&f);
   g_signal_connect (section, "cells-changed", G_CALLBACK (on_changed), &log);
-  tail = f.version == 2 ? v2_tail : v3_tail;
+  tail = terrain_test_sct_record_tail (f.version);
   last_x = 2 * f.width - 1;
   last_y = 2 * f.height - 1;
 
   /* Setting the current value is not an edit. */
-  terrain_sct_section_set_cell_height (section, 1, 1, fixture_height (1, 1));
+  terrain_sct_section_set_cell_height (section, 1, 1, terrain_test_sct_height (1, 1));
   g_assert_cmpuint (log.count, ==, 0);
   g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (section)));
 
-  terrain_sct_section_set_cell_height (section, 1, 1, (guint8) (fixture_height (1, 1) ^ 0x5A));
+  terrain_sct_section_set_cell_height (section, 1, 1,
+                                       (guint8) (terrain_test_sct_height (1, 1) ^ 0x5A));
   g_assert_cmpuint (log.count, ==, 1);
   g_assert_cmpuint (log.x, ==, 1);
   g_assert_cmpuint (log.y, ==, 1);
@@ -552,9 +372,10 @@ test_edit_heights (gconstpointer data)
   g_assert_cmpuint (log.count, ==, 2);
 
   g_assert_cmpuint (terrain_sct_section_get_cell_height (section, 1, 1), ==,
-                    (guint8) (fixture_height (1, 1) ^ 0x5A));
+                    (guint8) (terrain_test_sct_height (1, 1) ^ 0x5A));
   g_assert_cmpuint (terrain_sct_section_get_cell_height (section, last_x, last_y), ==, 0);
-  g_assert_cmpuint (terrain_sct_section_get_cell_height (section, 0, 0), ==, fixture_height (0, 0));
+  g_assert_cmpuint (terrain_sct_section_get_cell_height (section, 0, 0), ==,
+                    terrain_test_sct_height (0, 0));
   record = terrain_sct_section_get_height_record (section, 1, 1, &size);
   g_assert_cmpmem (record + 1, size - 1, tail, f.record_size - 1);
 
@@ -581,8 +402,9 @@ test_edit_heights (gconstpointer data)
   g_assert_nonnull (strstr (where, "(x=1, y=1), byte +0"));
 
   /* Undoing the edits gives the original bytes back. */
-  terrain_sct_section_set_cell_height (section, 1, 1, fixture_height (1, 1));
-  terrain_sct_section_set_cell_height (section, last_x, last_y, fixture_height (last_x, last_y));
+  terrain_sct_section_set_cell_height (section, 1, 1, terrain_test_sct_height (1, 1));
+  terrain_sct_section_set_cell_height (section, last_x, last_y,
+                                       terrain_test_sct_height (last_x, last_y));
   g_assert_cmpuint (log.count, ==, 4);
   reverted = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (section), &error);
   g_assert_no_error (error);
@@ -592,8 +414,8 @@ test_edit_heights (gconstpointer data)
 static void
 test_edit_tiles (gconstpointer data)
 {
-  const FixtureSpec *spec = data;
-  g_auto(Fixture) f = { 0 };
+  const TerrainTestSctSpec *spec = data;
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(GBytes) written = NULL;
   g_autoptr(GArray) diffs = NULL;
@@ -605,7 +427,7 @@ test_edit_tiles (gconstpointer data)
   gsize at;
   const guint8 *out;
 
-  fixture_build (&f, spec);
+  terrain_test_sct_build (&f, spec);
   section = load_fixture (&f);
   g_signal_connect (section, "tiles-changed", G_CALLBACK (on_changed), &tiles_log);
   g_signal_connect (section, "cells-changed", G_CALLBACK (on_changed), &cells_log);
@@ -613,7 +435,7 @@ test_edit_tiles (gconstpointer data)
   column = f.width - 1;
   row = f.height - 1;
   terrain_sct_section_set_tile_index (section, column, row,
-                                      fixture_tile_index (&f, column, row));
+                                      terrain_test_sct_tile_index (&f, column, row));
   g_assert_cmpuint (tiles_log.count, ==, 0);
   g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (section)));
 
@@ -654,11 +476,11 @@ test_edit_tiles (gconstpointer data)
 static void
 test_truncation (gconstpointer data)
 {
-  const FixtureSpec *spec = data;
-  g_auto(Fixture) f = { 0 };
+  const TerrainTestSctSpec *spec = data;
+  g_auto(TerrainTestSct) f = { 0 };
   gsize total;
 
-  fixture_build (&f, spec);
+  terrain_test_sct_build (&f, spec);
   total = g_bytes_get_size (f.bytes);
 
   for (gsize cut = 0; cut < total; cut++)
@@ -724,12 +546,12 @@ test_truncation (gconstpointer data)
 static void
 test_overlap (void)
 {
-  g_auto(Fixture) v2 = { 0 };
-  g_auto(Fixture) v3 = { 0 };
+  g_auto(TerrainTestSct) v2 = { 0 };
+  g_auto(TerrainTestSct) v3 = { 0 };
   gsize heights_end;
 
-  fixture_build (&v2, &specs[0]);
-  fixture_build (&v3, &specs[1]);
+  terrain_test_sct_build (&v2, &specs[0]);
+  terrain_test_sct_build (&v3, &specs[1]);
 
   /* Version 3: tile graphics starting on the last byte of the final record. */
   heights_end = v3.offset[TERRAIN_SCT_BLOCK_HEIGHTS] + v3.size[TERRAIN_SCT_BLOCK_HEIGHTS];
@@ -795,10 +617,10 @@ test_overlap (void)
 static void
 test_out_of_range (void)
 {
-  g_auto(Fixture) f = { 0 };
+  g_auto(TerrainTestSct) f = { 0 };
   gsize total;
 
-  fixture_build (&f, &specs[3]);
+  terrain_test_sct_build (&f, &specs[3]);
   total = g_bytes_get_size (f.bytes);
 
   {
@@ -834,9 +656,9 @@ static void
 test_unsupported_version (void)
 {
   static const guint32 versions[] = { 0, 1, 4, 0x2000, 0x1020, G_MAXUINT32 };
-  g_auto(Fixture) f = { 0 };
+  g_auto(TerrainTestSct) f = { 0 };
 
-  fixture_build (&f, &specs[0]);
+  terrain_test_sct_build (&f, &specs[0]);
 
   for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
     {
@@ -849,9 +671,9 @@ test_unsupported_version (void)
 static void
 test_zero_size (void)
 {
-  g_auto(Fixture) f = { 0 };
+  g_auto(TerrainTestSct) f = { 0 };
 
-  fixture_build (&f, &specs[1]);
+  terrain_test_sct_build (&f, &specs[1]);
 
   {
     g_autoptr(GBytes) bad = bytes_patch_u32 (f.bytes, 16, 0);
@@ -875,8 +697,8 @@ test_zero_size (void)
 static void
 test_no_tiles (void)
 {
-  static const FixtureSpec spec = { "no-tiles", LAYOUT_V3, 6, 5, 0, 4, 0 };
-  g_auto(Fixture) f = { 0 };
+  static const TerrainTestSctSpec spec = { "no-tiles", TERRAIN_TEST_SCT_V3, 6, 5, 0, 4, 0 };
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(GBytes) patched = NULL;
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(GPtrArray) issues = NULL;
@@ -884,7 +706,7 @@ test_no_tiles (void)
   g_autoptr(GError) error = NULL;
   TerrainIssue *summary;
 
-  fixture_build (&f, &spec);
+  terrain_test_sct_build (&f, &spec);
   patched = bytes_patch_u32 (f.bytes, 12, 0);
   section = terrain_sct_section_new_from_bytes (patched, NULL, &error);
   g_assert_no_error (error);
@@ -928,7 +750,7 @@ test_no_tiles (void)
 static void
 test_limits (void)
 {
-  g_auto(Fixture) f = { 0 };
+  g_auto(TerrainTestSct) f = { 0 };
 
   /* A bare header claiming four billion tiles fails on the count, before
    * any span is looked at or anything allocated. */
@@ -965,7 +787,7 @@ test_limits (void)
     assert_load_fails (header, NULL, TERRAIN_ERROR_TRUNCATED, NULL);
   }
 
-  fixture_build (&f, &specs[0]);
+  terrain_test_sct_build (&f, &specs[0]);
 
   {
     g_autoptr(TerrainLimits) limits = terrain_limits_new ();
@@ -1011,10 +833,10 @@ test_header_mutations (void)
 
   for (guint s = 0; s < 3; s++)
     {
-      g_auto(Fixture) f = { 0 };
+      g_auto(TerrainTestSct) f = { 0 };
       gsize size;
 
-      fixture_build (&f, &specs[s + 3]);
+      terrain_test_sct_build (&f, &specs[s + 3]);
       size = g_bytes_get_size (f.bytes);
 
       for (guint at = 0; at < TERRAIN_SCT_HEADER_SIZE; at++)
@@ -1070,8 +892,8 @@ test_header_mutations (void)
 static void
 test_render (gconstpointer data)
 {
-  const FixtureSpec *spec = data;
-  g_auto(Fixture) f = { 0 };
+  const TerrainTestSctSpec *spec = data;
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(TerrainPalette) palette = test_palette ();
   g_autoptr(TerrainImage) image = NULL;
@@ -1081,7 +903,7 @@ test_render (gconstpointer data)
   g_autoptr(GError) error = NULL;
   const guint8 *rgba;
 
-  fixture_build (&f, spec);
+  terrain_test_sct_build (&f, spec);
   section = load_fixture (&f);
   rgba = terrain_palette_get_rgba_table (palette);
 
@@ -1099,8 +921,8 @@ test_render (gconstpointer data)
   for (guint y = 0; y < f.height * 32; y++)
     for (guint x = 0; x < f.width * 32; x++)
       {
-        guint16 tile = fixture_tile_index (&f, x / 32, y / 32);
-        guint8 index = fixture_tile_pixel (tile, (y % 32) * 32 + x % 32);
+        guint16 tile = terrain_test_sct_tile_index (&f, x / 32, y / 32);
+        guint8 index = terrain_test_sct_tile_pixel (tile, (y % 32) * 32 + x % 32);
 
         assert_pixel (image, x, y, rgba[4 * index], rgba[4 * index + 1], rgba[4 * index + 2]);
       }
@@ -1140,7 +962,7 @@ test_render (gconstpointer data)
   for (guint y = 0; y < 128; y++)
     for (guint x = 0; x < 128; x++)
       {
-        guint8 index = fixture_preview ((gsize) y * 128 + x);
+        guint8 index = terrain_test_sct_preview ((gsize) y * 128 + x);
 
         assert_pixel (preview, x, y, rgba[4 * index], rgba[4 * index + 1], rgba[4 * index + 2]);
       }
@@ -1149,14 +971,14 @@ test_render (gconstpointer data)
 static void
 test_export_heights (gconstpointer data)
 {
-  const FixtureSpec *spec = data;
-  g_auto(Fixture) f = { 0 };
+  const TerrainTestSctSpec *spec = data;
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(GError) error = NULL;
   const guint8 *pixels;
 
-  fixture_build (&f, spec);
+  terrain_test_sct_build (&f, spec);
   section = load_fixture (&f);
   terrain_sct_section_set_cell_height (section, 0, 1, 255);
 
@@ -1171,7 +993,7 @@ test_export_heights (gconstpointer data)
     for (guint x = 0; x < 2 * f.width; x++)
       {
         guint16 value;
-        guint8 expected = x == 0 && y == 1 ? 255 : fixture_height (x, y);
+        guint8 expected = x == 0 && y == 1 ? 255 : terrain_test_sct_height (x, y);
 
         memcpy (&value, pixels + (gsize) y * terrain_image_get_stride (image) + 2 * x,
                 sizeof value);
@@ -1182,14 +1004,14 @@ test_export_heights (gconstpointer data)
 static void
 test_validate (void)
 {
-  g_auto(Fixture) f = { 0 };
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(GPtrArray) clean = NULL;
   g_autoptr(GPtrArray) issues = NULL;
   TerrainIssue *issue;
   gint x = -1, y = -1;
 
-  fixture_build (&f, &specs[0]);
+  terrain_test_sct_build (&f, &specs[0]);
   section = load_fixture (&f);
 
   clean = terrain_document_validate (TERRAIN_DOCUMENT (section));
@@ -1213,8 +1035,8 @@ test_validate (void)
 static void
 test_describe (gconstpointer data)
 {
-  const FixtureSpec *spec = data;
-  g_auto(Fixture) f = { 0 };
+  const TerrainTestSctSpec *spec = data;
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(JsonNode) node = NULL;
   JsonObject *object, *grid;
@@ -1223,7 +1045,7 @@ test_describe (gconstpointer data)
     "header", "preview", "tiles", "tile_map", "heights",
   };
 
-  fixture_build (&f, spec);
+  terrain_test_sct_build (&f, spec);
   section = load_fixture (&f);
   node = terrain_document_describe (TERRAIN_DOCUMENT (section));
   g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
@@ -1260,14 +1082,14 @@ test_describe (gconstpointer data)
 static void
 test_describe_offset (void)
 {
-  g_auto(Fixture) f = { 0 };
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   TerrainDocument *doc;
   gsize heights, preview, tiles, map;
   g_autofree char *s = NULL;
 
   /* v2-gaps: 3x2 tiles, 6x4 heights, gap before the tile map and the tiles. */
-  fixture_build (&f, &specs[3]);
+  terrain_test_sct_build (&f, &specs[3]);
   section = load_fixture (&f);
   doc = TERRAIN_DOCUMENT (section);
   heights = f.offset[TERRAIN_SCT_BLOCK_HEIGHTS];
@@ -1306,12 +1128,12 @@ test_detect (void)
 {
   for (guint i = 0; i < 3; i++)
     {
-      g_auto(Fixture) f = { 0 };
+      g_auto(TerrainTestSct) f = { 0 };
       g_autoptr(TerrainDocument) doc = NULL;
       g_autoptr(TerrainDocument) doc2 = NULL;
       g_autoptr(GError) error = NULL;
 
-      fixture_build (&f, &specs[i]);
+      terrain_test_sct_build (&f, &specs[i]);
 
       g_assert_cmpint (terrain_format_detect (f.bytes, "Section.sct"), ==, TERRAIN_FORMAT_SCT);
       g_assert_cmpint (terrain_format_detect (f.bytes, "SECTION.SCT"), ==, TERRAIN_FORMAT_SCT);
@@ -1350,7 +1172,7 @@ test_detect (void)
 static void
 test_save_file (void)
 {
-  g_auto(Fixture) f = { 0 };
+  g_auto(TerrainTestSct) f = { 0 };
   g_autoptr(TerrainSctSection) section = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
@@ -1359,7 +1181,7 @@ test_save_file (void)
   g_autofree char *contents = NULL;
   gsize length = 0;
 
-  fixture_build (&f, &specs[4]);
+  terrain_test_sct_build (&f, &specs[4]);
   section = load_fixture (&f);
   terrain_sct_section_set_cell_height (section, 2, 3, 99);
   g_assert_true (terrain_document_get_modified (TERRAIN_DOCUMENT (section)));

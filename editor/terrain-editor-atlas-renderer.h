@@ -1,0 +1,123 @@
+/* terrain-editor-atlas-renderer.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <epoxy/gl.h>
+#include <libterrain.h>
+
+G_BEGIN_DECLS
+
+typedef struct _TerrainEditorAtlasRenderer TerrainEditorAtlasRenderer;
+
+/**
+ * TerrainEditorAtlasStats:
+ * @n_chunks_drawn: geometry chunks drawn by the last frame
+ * @n_triangles_drawn: triangles the last frame submitted, skirts included
+ * @n_surface_triangles_drawn: of them, surface (non-skirt) triangles
+ * @n_textured_drawn: chunks drawn with a texture tile (the others are
+ *   height-shaded)
+ * @max_level_drawn: deepest geometry level drawn
+ * @n_geometry_cached: geometry chunks resident on the GPU
+ * @geometry_bytes: their vertex and index buffer bytes
+ * @geometry_budget: the most @geometry_bytes may reach
+ * @n_textures_cached: texture tiles resident on the GPU
+ * @texture_bytes: their bytes, mipmaps included
+ * @texture_budget: the most @texture_bytes may reach
+ * @n_pending: chunks and tiles the last frame wanted but had no time to
+ *   load: the caller draws another frame
+ * @n_deferred: chunks and tiles the last frame wanted that did not fit in
+ *   the caches (coarser ones are drawn instead until the camera moves)
+ * @n_decoded: chunks and tiles decoded and uploaded during the last frame
+ * @decode_ms: time the last frame spent decoding and uploading
+ * @n_failed: chunks and tiles that did not decode (their parents are drawn)
+ * @geometry_depth: levels of the geometry tree
+ * @texture_depth: levels of the texture tree drawn (0: none)
+ *
+ * Figures of the Atlas renderer, for the benchmark and the tests.
+ */
+typedef struct
+{
+  guint   n_chunks_drawn;
+  guint64 n_triangles_drawn;
+  guint64 n_surface_triangles_drawn;
+  guint   n_textured_drawn;
+  guint   max_level_drawn;
+  guint   n_geometry_cached;
+  gsize   geometry_bytes;
+  gsize   geometry_budget;
+  guint   n_textures_cached;
+  gsize   texture_bytes;
+  gsize   texture_budget;
+  guint   n_pending;
+  guint   n_deferred;
+  guint   n_decoded;
+  double  decode_ms;
+  guint   n_failed;
+  guint   geometry_depth;
+  guint   texture_depth;
+} TerrainEditorAtlasStats;
+
+/**
+ * TerrainEditorAtlasFrame:
+ * @view_proj: map space to clip space, column-major
+ * @eye: the camera in map space
+ * @pixels_per_unit: pixels one world unit covers at distance 1 (the view's
+ *   full-resolution height / (2 tan(fov / 2))): screen-space errors use it
+ * @light: direction towards the light, map space
+ * @budget_us: time this frame may spend decoding; negative: load everything
+ *   the view needs before drawing (offscreen pictures)
+ */
+typedef struct
+{
+  float   view_proj[16];
+  double  eye[3];
+  double  pixels_per_unit;
+  float   light[3];
+  gint64  budget_us;
+} TerrainEditorAtlasFrame;
+
+TerrainEditorAtlasRenderer *
+terrain_editor_atlas_renderer_new              (TerrainAtlasFile              *file,
+                                                GError                       **error);
+void
+terrain_editor_atlas_renderer_free             (TerrainEditorAtlasRenderer    *self);
+void
+terrain_editor_atlas_renderer_set_changed_func (TerrainEditorAtlasRenderer    *self,
+                                                GFunc                          func,
+                                                gpointer                       data);
+void
+terrain_editor_atlas_renderer_get_extent       (TerrainEditorAtlasRenderer    *self,
+                                                double                        *width,
+                                                double                        *height,
+                                                double                        *z_min,
+                                                double                        *z_max);
+double
+terrain_editor_atlas_renderer_height_at        (TerrainEditorAtlasRenderer    *self,
+                                                double                         map_x,
+                                                double                         map_y);
+void
+terrain_editor_atlas_renderer_set_budgets      (TerrainEditorAtlasRenderer    *self,
+                                                gsize                          geometry_bytes,
+                                                gsize                          texture_bytes);
+void
+terrain_editor_atlas_renderer_set_program      (TerrainEditorAtlasRenderer    *self,
+                                                GLuint                         program,
+                                                GLint                          max_texture_size);
+void
+terrain_editor_atlas_renderer_release_gl       (TerrainEditorAtlasRenderer    *self);
+gboolean
+terrain_editor_atlas_renderer_draw             (TerrainEditorAtlasRenderer    *self,
+                                                const TerrainEditorAtlasFrame *frame);
+gboolean
+terrain_editor_atlas_renderer_pick             (TerrainEditorAtlasRenderer    *self,
+                                                const double                  *origin,
+                                                const double                  *direction,
+                                                double                        *distance);
+void
+terrain_editor_atlas_renderer_get_stats        (TerrainEditorAtlasRenderer    *self,
+                                                TerrainEditorAtlasStats       *stats);
+
+G_END_DECLS
