@@ -431,6 +431,36 @@ test_atomic_save (void)
   g_rmdir (dir);
 }
 
+/* Files under 64 KiB are read, larger ones mapped: both give the file's
+ * bytes, at and around the boundary and for an empty file. */
+static void
+test_load_sizes (void)
+{
+  static const gsize sizes[] = { 0, 1, 2502, 4096, 65535, 65536, 70000 };
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "data.bin", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree guint8 *data = g_malloc (MAX (sizes[i], 1));
+      g_autoptr(GBytes) expected = NULL;
+      g_autoptr(GBytes) loaded = NULL;
+      g_autoptr(GError) error = NULL;
+
+      for (gsize k = 0; k < sizes[i]; k++)
+        data[k] = (guint8) (k * 7 + i);
+      expected = g_bytes_new (data, sizes[i]);
+      g_assert_true (terrain_file_save_bytes (file, expected, NULL, &error));
+      loaded = terrain_file_load_bytes (file, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (loaded, expected));
+    }
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_load_missing_file (void)
 {
@@ -461,6 +491,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Image/png", test_image_png);
   g_test_add_func ("/Terrain/Palette/pal-and-pcx", test_palette);
   g_test_add_func ("/Terrain/IO/atomic-save", test_atomic_save);
+  g_test_add_func ("/Terrain/IO/load-sizes", test_load_sizes);
 
   return g_test_run ();
 }

@@ -1618,6 +1618,125 @@ test_chunk_fuzz (void)
   g_assert_cmpuint (loaded, >, 0);
 }
 
+static GPtrArray *
+validate_chunk (TerrainNodeChunk *chunk)
+{
+  return terrain_document_validate (TERRAIN_DOCUMENT (chunk));
+}
+
+static void
+assert_same_issues (GPtrArray *a,
+                    GPtrArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      TerrainIssue *x = g_ptr_array_index (a, i), *y = g_ptr_array_index (b, i);
+
+      g_assert_cmpint (terrain_issue_get_severity (x), ==, terrain_issue_get_severity (y));
+      g_assert_cmpint (terrain_issue_get_offset (x), ==, terrain_issue_get_offset (y));
+      g_assert_cmpint (terrain_issue_get_record (x), ==, terrain_issue_get_record (y));
+      g_assert_cmpstr (terrain_issue_get_message (x), ==, terrain_issue_get_message (y));
+    }
+}
+
+/* Validation decodes blocks nobody asked for as streams, without keeping
+ * their rasters; blocks already decoded it reads from memory. Both must find
+ * the same, for intact and damaged blocks (flipped bits inside block
+ * contents: decoding errors, out-of-range heights, bounds, masks, palettes)
+ * and for a level that is known or not. */
+static void
+test_chunk_validate_streamed (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1130);
+
+  for (guint kind = 0; kind < 3; kind++)
+    {
+      g_autoptr(GBytes) bytes = make_chunk_bytes (kind != 1, 4, 0, 0);
+      g_autoptr(TerrainNodeChunk) shape = NULL;
+      gsize size;
+      const guint8 *data;
+
+      /* The third: grass weight and the zero block not constant. */
+      if (kind == 2)
+        {
+          g_autoptr(TerrainNodeChunk) varied = load_chunk (bytes);
+          guint8 raster[TERRAIN_NODE_SAMPLES];
+
+          memset (raster, 0x60, sizeof raster);
+          raster[9000] = raster[40] = raster[17000] = 0x61;
+          g_assert_true (terrain_node_chunk_set_raster (varied, TERRAIN_NODE_BLOCK_GRASS_WEIGHT,
+                                                        raster, NULL));
+          memset (raster, 0, sizeof raster);
+          raster[300] = raster[299] = 7;
+          g_assert_true (terrain_node_chunk_set_raster (varied, TERRAIN_NODE_BLOCK_ZERO, raster,
+                                                        NULL));
+          g_bytes_unref (bytes);
+          bytes = save (varied);
+        }
+      shape = load_chunk (bytes);
+      data = g_bytes_get_data (bytes, &size);
+
+      for (guint round = 0; round < 120; round++)
+        {
+          g_autofree guint8 *copy = g_memdup2 (data, size);
+          g_autoptr(GBytes) mutated = NULL;
+          g_autoptr(TerrainNodeChunk) chunk = NULL;
+          g_autoptr(GPtrArray) streamed = NULL;
+          g_autoptr(GPtrArray) unknown_streamed = NULL;
+          g_autoptr(GPtrArray) decoded = NULL;
+          g_autoptr(GPtrArray) unknown_decoded = NULL;
+          guint flips = round == 0 ? 0 : (guint) g_rand_int_range (rand, 1, 4);
+          gint level;
+
+          for (guint f = 0; f < flips; f++)
+            {
+              guint n = terrain_node_chunk_get_n_blocks (shape);
+              guint b = (guint) g_rand_int_range (rand, 0, (gint32) n);
+              gsize offset, length;
+
+              g_assert_true (terrain_node_chunk_get_block_span (shape, b, &offset, &length));
+              if (length > 0)
+                copy[offset + (gsize) g_rand_int_range (rand, 0, (gint32) length)] ^=
+                  (guint8) (1u << g_rand_int_range (rand, 0, 8));
+            }
+          mutated = g_bytes_new_take (g_steal_pointer (&copy), size);
+          chunk = load_chunk (mutated);
+          level = terrain_node_chunk_get_level (chunk);
+
+          streamed = validate_chunk (chunk);
+          terrain_node_chunk_set_level (chunk, -1);
+          unknown_streamed = validate_chunk (chunk);
+          terrain_node_chunk_set_level (chunk, level);
+
+          for (guint b = 0; b < terrain_node_chunk_get_n_blocks (chunk); b++)
+            {
+              g_autoptr(GError) ignored = NULL;
+
+              if (b == TERRAIN_NODE_BLOCK_HEIGHTS)
+                terrain_node_chunk_get_heights (chunk, &ignored);
+              else if (b == TERRAIN_NODE_BLOCK_SNOW)
+                terrain_node_chunk_get_snow_depth (chunk, &ignored);
+              else if (b == TERRAIN_NODE_BLOCK_COLOUR || b == TERRAIN_NODE_BLOCK_OCCLUSION)
+                terrain_node_chunk_get_texture_blocks (chunk, b, &ignored);
+              else
+                terrain_node_chunk_get_raster (chunk, b, &ignored);
+            }
+          decoded = validate_chunk (chunk);
+          terrain_node_chunk_set_level (chunk, -1);
+          unknown_decoded = validate_chunk (chunk);
+
+          if (round == 0)
+            {
+              g_assert_cmpuint (count_issues (streamed, TERRAIN_SEVERITY_ERROR), ==, 0);
+              g_assert_true (kind != 2 || has_issue (streamed, "first: sample 40, x=40"));
+            }
+          assert_same_issues (streamed, decoded);
+          assert_same_issues (unknown_streamed, unknown_decoded);
+        }
+    }
+}
+
 static void
 test_chunk_edges (void)
 {
@@ -2662,6 +2781,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Insomniac/Chunk/invariants", test_chunk_invariants);
   g_test_add_func ("/Terrain/Insomniac/Chunk/errors", test_chunk_errors);
   g_test_add_func ("/Terrain/Insomniac/Chunk/fuzz", test_chunk_fuzz);
+  g_test_add_func ("/Terrain/Insomniac/Chunk/validate-streamed", test_chunk_validate_streamed);
   g_test_add_func ("/Terrain/Insomniac/Chunk/edges", test_chunk_edges);
   g_test_add_func ("/Terrain/Insomniac/Chunk/describe", test_chunk_describe);
   g_test_add_func ("/Terrain/Insomniac/Layer/positions", test_layer_positions);

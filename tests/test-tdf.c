@@ -632,6 +632,111 @@ test_validate (void)
                                                   "k"), ==, "1");
 }
 
+/* Validation reads the kept text while the tree is not built (opening
+ * builds none) and the tree once it is: both must find the same. */
+static void
+assert_same_findings (GPtrArray *a,
+                      GPtrArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      TerrainIssue *x = g_ptr_array_index (a, i), *y = g_ptr_array_index (b, i);
+
+      g_assert_cmpint (terrain_issue_get_severity (x), ==, terrain_issue_get_severity (y));
+      g_assert_cmpstr (terrain_issue_get_section (x), ==, terrain_issue_get_section (y));
+      g_assert_cmpint (terrain_issue_get_offset (x), ==, terrain_issue_get_offset (y));
+      g_assert_cmpstr (terrain_issue_get_message (x), ==, terrain_issue_get_message (y));
+    }
+}
+
+static void
+check_text_and_tree (GBytes        *bytes,
+                     TerrainFormat  format)
+{
+  g_autoptr(TerrainDocument) document =
+    terrain_document_load_bytes (bytes, NULL, format, NULL, NULL);
+  g_autoptr(GPtrArray) from_text = NULL;
+  g_autoptr(GPtrArray) from_tree = NULL;
+
+  if (document == NULL)
+    return;
+  from_text = terrain_document_validate (document);
+  g_assert_nonnull (terrain_tdf_document_get_root (TERRAIN_TDF_DOCUMENT (document)));
+  from_tree = terrain_document_validate (document);
+  assert_same_findings (from_text, from_tree);
+}
+
+static void
+test_validate_without_tree (void)
+{
+  static const char * const seeds[] = {
+    feature_tdf,
+    ota_text,
+    "[A]\n{\nk=1;\nK=2;\nv=multi\nline;\n}\n[a]\n{\n}\n",
+    "[A]\n{\nk=a /* c;\n */ b;\nk=x // y\n z;\n[B]{}[b]{}\n",
+    "[GlobalHeader]{missionname=a;SCHEMACOUNT=1;[Schema 0]{[specials]{[s]{specialwhat=StartPos1;"
+    "XPos=1;ZPos=1;}[t]{specialwhat=StartPos1;XPos=x;ZPos=-2;}}}}",
+  };
+  /* Mutations made of what the syntax cares about, and NUL bytes, which end
+   * keys and values as the tree holds them. */
+  static const char pieces[] = ";=[]{}\n\r /*\0\x1a" "aA1-";
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261130);
+  g_autoptr(GString) big = g_string_new ("[A]\n{\n");
+
+  for (guint s = 0; s < G_N_ELEMENTS (seeds); s++)
+    for (guint m = 0; m < 300; m++)
+      {
+        g_autoptr(GString) text = g_string_new (seeds[s]);
+        g_autoptr(GBytes) bytes = NULL;
+        guint edits = (guint) g_rand_int_range (rand, 1, 6);
+
+        for (guint e = 0; e < edits; e++)
+          {
+            gssize at = g_rand_int_range (rand, 0, (gint32) text->len + 1);
+            char c = pieces[g_rand_int_range (rand, 0, sizeof pieces - 1)];
+
+            if (g_rand_boolean (rand) || text->len == 0)
+              g_string_insert_c (text, at, c);
+            else
+              g_string_erase (text, MIN (at, (gssize) text->len - 1), 1);
+          }
+        bytes = g_bytes_new (text->str, text->len);
+        check_text_and_tree (bytes, TERRAIN_FORMAT_TDF);
+        check_text_and_tree (bytes, TERRAIN_FORMAT_OTA);
+      }
+
+  /* A block of 40 keys in little text is read again for each key past the
+   * 32nd; one too large for that keeps a set of names; an OTA with more
+   * than 64 start positions, a set of players. */
+  {
+    g_autoptr(GString) medium = g_string_new ("[A]\n{\n");
+    g_autoptr(GBytes) bytes = NULL;
+
+    for (guint i = 0; i < 40; i++)
+      g_string_append_printf (medium, "%c%d=%u;\n", g_rand_boolean (rand) ? 'k' : 'K',
+                              g_rand_int_range (rand, 0, 30), i);
+    g_string_append (medium, "}\n");
+    bytes = g_bytes_new (medium->str, medium->len);
+    check_text_and_tree (bytes, TERRAIN_FORMAT_TDF);
+  }
+  for (guint i = 0; i < 1500; i++)
+    g_string_append_printf (big, "k%d=%u;\n", g_rand_int_range (rand, 0, 1200), i);
+  g_string_append (big, "}\n[GlobalHeader]{missionname=a;SCHEMACOUNT=1;[Schema 0]{[specials]{");
+  for (guint i = 0; i < 70; i++)
+    g_string_append_printf (big, "[special%u]{specialwhat=StartPos%d;XPos=1;ZPos=1;}", i,
+                            g_rand_int_range (rand, 1, 80));
+  g_string_append (big, "}}}");
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_printf (big, "[s%d]{x=1;}\n", g_rand_int_range (rand, 0, 3000));
+  {
+    g_autoptr(GBytes) bytes = g_bytes_new (big->str, big->len);
+
+    check_text_and_tree (bytes, TERRAIN_FORMAT_TDF);
+    check_text_and_tree (bytes, TERRAIN_FORMAT_OTA);
+  }
+}
+
 /* ------------------------------------------------------------------------ */
 /* OTA                                                                       */
 
@@ -1154,6 +1259,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Tdf/new", test_new_document);
   g_test_add_func ("/Terrain/Tdf/describe", test_describe);
   g_test_add_func ("/Terrain/Tdf/validate", test_validate);
+  g_test_add_func ("/Terrain/Tdf/validate-without-tree", test_validate_without_tree);
   g_test_add_func ("/Terrain/Ota/typed", test_ota_typed);
   g_test_add_func ("/Terrain/Ota/edit-start", test_ota_edit_start);
   g_test_add_func ("/Terrain/Ota/new", test_ota_new);

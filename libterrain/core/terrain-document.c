@@ -300,7 +300,8 @@ terrain_document_load_bytes (GBytes               *bytes,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
- * Opens any file libterrain supports: the file is memory-mapped, its format
+ * Opens any file libterrain supports: the file is memory-mapped (or read,
+ * when it is under 64 KiB; see [func@Terrain.file_load_bytes]), its format
  * detected by magic and extension, and the format's loader builds the
  * document. This is the one entry point the CLI and the editor use.
  *

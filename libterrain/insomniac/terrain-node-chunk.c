@@ -55,7 +55,7 @@ typedef struct
 
   GBytes *encoded;             /* content re-encoded after an edit, or of a new chunk */
   gpointer decoded;            /* gint32[S*S], guint8[S*S] or guint8[8712] BC blocks */
-  TerrainCodedBlockInfo info;  /* of the content in the source */
+  TerrainCodedBlockInfo *info; /* of the content in the source, once decoded */
   guint decoded_valid : 1;
   guint source_decoded : 1;    /* info describes the source content */
   guint dirty : 1;             /* decoded holds an edit not yet encoded */
@@ -599,19 +599,21 @@ ensure_decoded (TerrainNodeChunk  *self,
 
   if (block->decoded == NULL)
     block->decoded = g_malloc (decoded_size (b));
+  if (block->info == NULL && block_kind (b) != KIND_TEXTURE)
+    block->info = g_new0 (TerrainCodedBlockInfo, 1);
 
   content = block_content (self, b);
   switch (block_kind (b))
     {
     case KIND_HEIGHTS:
-      ok = terrain_node_decode_heights (&content, block->decoded, &block->info, error);
+      ok = terrain_node_decode_heights (&content, block->decoded, block->info, error);
       break;
     case KIND_TEXTURE:
       ok = terrain_node_decode_texture (&content, texture_format (b), block->decoded, error);
       break;
     case KIND_RASTER:
     default:
-      ok = terrain_node_decode_raster (&content, block->decoded, &block->info, error);
+      ok = terrain_node_decode_raster (&content, block->decoded, block->info, error);
       break;
     }
 
@@ -623,32 +625,66 @@ ensure_decoded (TerrainNodeChunk  *self,
   return ok;
 }
 
+/* The range of the heights over all samples and over the core. */
+typedef struct
+{
+  gint64 full_min;
+  gint64 full_max;
+  gint64 core_min;
+  gint64 core_max;
+} HeightRanges;
+
+static void
+ranges_init (HeightRanges *r)
+{
+  r->full_min = r->core_min = G_MAXINT64;
+  r->full_max = r->core_max = G_MININT64;
+}
+
+static inline gboolean
+in_core (guint x,
+         guint y)
+{
+  return x >= TERRAIN_NODE_SAMPLE_ORIGIN && y >= TERRAIN_NODE_SAMPLE_ORIGIN &&
+         x < TERRAIN_NODE_SAMPLE_ORIGIN + TERRAIN_NODE_CORE_SIDE &&
+         y < TERRAIN_NODE_SAMPLE_ORIGIN + TERRAIN_NODE_CORE_SIDE;
+}
+
+/* A TerrainNodeRowFunc. */
+static void
+ranges_add_row (guint         y,
+                const gint64 *row,
+                gpointer      user_data)
+{
+  HeightRanges *r = user_data;
+
+  for (guint x = 0; x < S; x++)
+    {
+      gint64 v = row[x];
+
+      r->full_min = MIN (r->full_min, v);
+      r->full_max = MAX (r->full_max, v);
+      if (in_core (x, y))
+        {
+          r->core_min = MIN (r->core_min, v);
+          r->core_max = MAX (r->core_max, v);
+        }
+    }
+}
+
 static void
 sample_ranges (const gint32 *values,
-               gint64       *full_min,
-               gint64       *full_max,
-               gint64       *core_min,
-               gint64       *core_max)
+               HeightRanges *r)
 {
-  *full_min = *core_min = G_MAXINT64;
-  *full_max = *core_max = G_MININT64;
+  gint64 row[S];
 
+  ranges_init (r);
   for (guint y = 0; y < S; y++)
-    for (guint x = 0; x < S; x++)
-      {
-        gint64 v = values[y * S + x];
-        gboolean core = x >= TERRAIN_NODE_SAMPLE_ORIGIN && y >= TERRAIN_NODE_SAMPLE_ORIGIN &&
-                        x < TERRAIN_NODE_SAMPLE_ORIGIN + TERRAIN_NODE_CORE_SIDE &&
-                        y < TERRAIN_NODE_SAMPLE_ORIGIN + TERRAIN_NODE_CORE_SIDE;
-
-        *full_min = MIN (*full_min, v);
-        *full_max = MAX (*full_max, v);
-        if (core)
-          {
-            *core_min = MIN (*core_min, v);
-            *core_max = MAX (*core_max, v);
-          }
-      }
+    {
+      for (guint x = 0; x < S; x++)
+        row[x] = values[y * S + x];
+      ranges_add_row (y, row, r);
+    }
 }
 
 /* Whether stored bounds fit decoded heights at @scale: the stored range must
@@ -656,18 +692,16 @@ sample_ranges (const gint32 *values,
  * take one height unit and float rounding (the spec does not say which of
  * the two ranges the bounds describe; our encoder stores the full one). */
 static gboolean
-bounds_match (const float  bounds[2],
-              const gint32 *heights,
-              double        scale)
+bounds_match (const float         bounds[2],
+              const HeightRanges *r,
+              double              scale)
 {
-  gint64 full_min, full_max, core_min, core_max;
-  double tolerance;
+  double tolerance = scale + 1e-6 * MAX (fabs (bounds[0]), fabs (bounds[1]));
 
-  sample_ranges (heights, &full_min, &full_max, &core_min, &core_max);
-  tolerance = scale + 1e-6 * MAX (fabs (bounds[0]), fabs (bounds[1]));
-
-  return bounds[0] >= full_min * scale - tolerance && bounds[0] <= core_min * scale + tolerance &&
-         bounds[1] <= full_max * scale + tolerance && bounds[1] >= core_max * scale - tolerance;
+  return bounds[0] >= r->full_min * scale - tolerance &&
+         bounds[0] <= r->core_min * scale + tolerance &&
+         bounds[1] <= r->full_max * scale + tolerance &&
+         bounds[1] >= r->core_max * scale - tolerance;
 }
 
 /* The stored bounds, or the bounds of the edited heights. */
@@ -677,6 +711,26 @@ current_bounds (TerrainNodeChunk *self,
 {
   bounds[0] = bits_to_float (self->bounds_bits[0]);
   bounds[1] = bits_to_float (self->bounds_bits[1]);
+}
+
+/* The lowest level at which the heights' ranges fit the stored bounds. */
+static gint
+guess_level_from_ranges (TerrainNodeChunk    *self,
+                         const HeightRanges  *r,
+                         GError             **error)
+{
+  float bounds[2];
+
+  current_bounds (self, bounds);
+  for (guint level = 0; level < N_LEVELS; level++)
+    if (bounds_match (bounds, r, terrain_node_height_scale (level)))
+      return (gint) level;
+
+  g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+               "TNLChunk: the height bounds %g..%g m at byte offset %" G_GSIZE_FORMAT " fit the "
+               "decoded heights at no quadtree level 0..8",
+               bounds[0], bounds[1], self->bounds_offset);
+  return -1;
 }
 
 /**
@@ -697,7 +751,7 @@ terrain_node_chunk_guess_level (TerrainNodeChunk  *self,
                                 GError           **error)
 {
   const gint32 *heights;
-  float bounds[2];
+  HeightRanges ranges;
 
   g_return_val_if_fail (TERRAIN_IS_NODE_CHUNK (self), -1);
 
@@ -705,16 +759,8 @@ terrain_node_chunk_guess_level (TerrainNodeChunk  *self,
   if (heights == NULL)
     return -1;
 
-  current_bounds (self, bounds);
-  for (guint level = 0; level < N_LEVELS; level++)
-    if (bounds_match (bounds, heights, terrain_node_height_scale (level)))
-      return (gint) level;
-
-  g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-               "TNLChunk: the height bounds %g..%g m at byte offset %" G_GSIZE_FORMAT " fit the "
-               "decoded heights at no quadtree level 0..8",
-               bounds[0], bounds[1], self->bounds_offset);
-  return -1;
+  sample_ranges (heights, &ranges);
+  return guess_level_from_ranges (self, &ranges, error);
 }
 
 /**
@@ -799,12 +845,12 @@ static void
 update_bounds (TerrainNodeChunk *self)
 {
   const gint32 *heights = self->blocks[TERRAIN_NODE_BLOCK_HEIGHTS].decoded;
-  gint64 full_min, full_max, core_min, core_max;
+  HeightRanges r;
   double scale = terrain_node_height_scale ((guint) self->level);
 
-  sample_ranges (heights, &full_min, &full_max, &core_min, &core_max);
-  self->bounds_bits[0] = float_to_bits ((float) (full_min * scale));
-  self->bounds_bits[1] = float_to_bits ((float) (full_max * scale));
+  sample_ranges (heights, &r);
+  self->bounds_bits[0] = float_to_bits ((float) (r.full_min * scale));
+  self->bounds_bits[1] = float_to_bits ((float) (r.full_max * scale));
 }
 
 /**
@@ -1187,7 +1233,8 @@ terrain_node_chunk_export_heights (TerrainNodeChunk  *self,
                                    GError           **error)
 {
   g_autoptr(TerrainImage) image = NULL;
-  gint64 full_min, full_max, core_min, core_max, base;
+  gint64 full_min, full_max, base;
+  HeightRanges r;
   const gint32 *heights;
   guint8 *pixels;
   gsize stride;
@@ -1198,7 +1245,9 @@ terrain_node_chunk_export_heights (TerrainNodeChunk  *self,
   if (heights == NULL)
     return NULL;
 
-  sample_ranges (heights, &full_min, &full_max, &core_min, &core_max);
+  sample_ranges (heights, &r);
+  full_min = r.full_min;
+  full_max = r.full_max;
   base = full_min >= 0 && full_max <= G_MAXUINT16 ? 0 : full_min;
   if (full_max - base > G_MAXUINT16)
     {
@@ -1300,10 +1349,10 @@ source_tail (TerrainNodeChunk *self,
   const guint8 *data;
   guint64 used;
 
-  if (!block->in_source || !block->source_decoded)
+  if (!block->in_source || !block->source_decoded || block->info == NULL)
     return g_bytes_new (NULL, 0);
 
-  used = (guint64) block->info.a_end + (block->info.raw_bits + 7) / 8;
+  used = (guint64) block->info->a_end + (block->info->raw_bits + 7) / 8;
   if (used > block->size ||
       !terrain_reader_seek (&reader, (gsize) used, NULL) ||
       !terrain_reader_peek_bytes (&reader, block->size - (gsize) used, &data, NULL))
@@ -1348,9 +1397,9 @@ encode_block (TerrainNodeChunk *self,
     case KIND_RASTER:
     default:
       if (block->in_source && block->source_decoded)
-        block->encoded = terrain_node_encode_raster (block->decoded, block->info.palette,
-                                                     block->info.palette_count,
-                                                     block->info.chunk_length,
+        block->encoded = terrain_node_encode_raster (block->decoded, block->info->palette,
+                                                     block->info->palette_count,
+                                                     block->info->chunk_length,
                                                      tail_data, tail_size);
       else
         block->encoded = terrain_node_encode_raster (block->decoded, NULL, 0, 0,
@@ -1490,17 +1539,65 @@ block_offset (TerrainNodeChunk *self,
   return self->blocks[b].in_source ? (gint64) self->blocks[b].prefix_offset + 4 : -1;
 }
 
-static void
-validate_coded_block (TerrainNodeChunk *self,
-                      Findings         *findings,
-                      guint             b)
+/* What validation needs of a raster block, gathered sample by sample as
+ * it is decoded (terrain_node_scan_raster ()) or from the decoded raster. */
+typedef struct
 {
-  NodeBlock *block = &self->blocks[b];
-  const TerrainCodedBlockInfo *info = &block->info;
-  guint64 raw_bytes = (info->raw_bits + 7) / 8;
+  guint8 used[MASK_SIZE];      /* values that occur anywhere ... */
+  guint8 core[MASK_SIZE];      /* ... and in the core */
+  guint8 expected;             /* the value every inspected node holds */
+  guint differ;                /* samples that differ from it */
+  guint first;                 /* the first of them in raster order */
+  guint8 first_value;
+} RasterStats;
 
-  if (!block->in_source || !block->source_decoded || block->encoded != NULL)
-    return;
+static void
+raster_stats_init (RasterStats *r,
+                   guint8       expected)
+{
+  memset (r, 0, sizeof *r);
+  r->expected = expected;
+  r->first = G_MAXUINT;
+}
+
+/* A TerrainNodeSampleFunc. */
+static void
+raster_stats_add (guint     index,
+                  guint8    value,
+                  gpointer  user_data)
+{
+  RasterStats *r = user_data;
+  guint8 bit = (guint8) (1u << (value % 8));
+
+  r->used[value / 8] |= bit;
+  if (in_core (index % S, index / S))
+    r->core[value / 8] |= bit;
+  if (value != r->expected)
+    {
+      r->differ++;
+      if (index < r->first)
+        {
+          r->first = index;
+          r->first_value = value;
+        }
+    }
+}
+
+static gboolean
+has_value (const guint8 *set,
+           guint         value)
+{
+  return (set[value / 8] >> (value % 8)) & 1;
+}
+
+static void
+validate_coded_block (TerrainNodeChunk            *self,
+                      Findings                    *findings,
+                      guint                        b,
+                      const TerrainCodedBlockInfo *info,
+                      const RasterStats           *stats)
+{
+  guint64 raw_bytes = (info->raw_bits + 7) / 8;
 
   if (raw_bytes + TERRAIN_NODE_B_TAIL != info->b_size)
     add_finding (findings, FINDING_RAW_LENGTH, TERRAIN_SEVERITY_WARNING, block_sections[b],
@@ -1513,17 +1610,14 @@ validate_coded_block (TerrainNodeChunk *self,
 
   if (info->cabac_overrun > 0)
     add_finding (findings, FINDING_LOOKAHEAD, TERRAIN_SEVERITY_INFO, block_sections[b],
-                 block_offset (self, b) + (gint64) block->size, b,
+                 block_offset (self, b) + (gint64) self->blocks[b].size, b,
                  "the arithmetic decoder's look-ahead ran %" G_GSIZE_FORMAT " bytes past the "
                  "end of the block", info->cabac_overrun);
 
   if (block_kind (b) == KIND_RASTER)
     {
-      const guint8 *samples = block->decoded;
-      gboolean used[256] = { FALSE }, seen[256] = { FALSE };
+      gboolean seen[256] = { FALSE };
 
-      for (guint i = 0; i < TERRAIN_NODE_SAMPLES; i++)
-        used[samples[i]] = TRUE;
       for (guint i = 0; i < info->palette_count; i++)
         {
           guint8 v = info->palette[i];
@@ -1532,7 +1626,7 @@ validate_coded_block (TerrainNodeChunk *self,
             add_finding (findings, FINDING_PALETTE, TERRAIN_SEVERITY_WARNING, block_sections[b],
                          block_offset (self, b) + info->a_end + 4 + i, b,
                          "palette entry %u repeats value %u", i, v);
-          else if (!used[v])
+          else if (!has_value (stats->used, v))
             add_finding (findings, FINDING_PALETTE, TERRAIN_SEVERITY_INFO, block_sections[b],
                          block_offset (self, b) + info->a_end + 4 + i, b,
                          "palette entry %u (value %u) is never used", i, v);
@@ -1542,24 +1636,94 @@ validate_coded_block (TerrainNodeChunk *self,
 }
 
 static void
-validate_constant (TerrainNodeChunk *self,
-                   Findings         *findings,
-                   guint             b,
-                   guint8            expected)
+validate_constant (TerrainNodeChunk  *self,
+                   Findings          *findings,
+                   guint              b,
+                   const RasterStats *stats)
 {
-  const guint8 *samples = self->blocks[b].decoded;
-  guint differ = 0, first = 0;
+  guint first = stats->first;
 
-  for (guint i = 0; i < TERRAIN_NODE_SAMPLES; i++)
-    if (samples[i] != expected && differ++ == 0)
-      first = i;
-
-  if (differ > 0)
+  if (stats->differ > 0)
     add_finding (findings, FINDING_CONSTANT, TERRAIN_SEVERITY_INFO, block_sections[b],
                  block_offset (self, b), first,
                  "%u samples differ from 0x%02X, the value every inspected node holds "
                  "(first: sample %u, x=%u, y=%u, value 0x%02X)",
-                 differ, expected, first, first % S, first / S, samples[first]);
+                 stats->differ, stats->expected, first, first % S, first / S,
+                 stats->first_value);
+}
+
+/* A TerrainNodeRowFunc for blocks whose samples validation does not look
+ * at. */
+static void
+ignore_row (guint         y,
+            const gint64 *row,
+            gpointer      user_data)
+{
+}
+
+/* Decodes block @b for validation. A block already decoded (edited, or
+ * asked for) is read from its raster; any other is decoded as a stream
+ * into @heights or @stats, so that validating a chunk holds no decoded
+ * raster: only 132 running sums, a few bitsets and, for a texture, one
+ * tile on the stack. Returns whether the block decodes, with its coding
+ * findings added. */
+static gboolean
+validate_block (TerrainNodeChunk  *self,
+                Findings          *findings,
+                guint              b,
+                HeightRanges      *heights,
+                RasterStats       *stats,
+                GError           **error)
+{
+  NodeBlock *block = &self->blocks[b];
+  TerrainCodedBlockInfo scanned;
+  const TerrainCodedBlockInfo *info;
+  TerrainReader content;
+  gboolean ok;
+
+  ranges_init (heights);
+  raster_stats_init (stats, b == TERRAIN_NODE_BLOCK_GRASS_WEIGHT ? 0x60 : 0);
+
+  if (block->decoded_valid)
+    {
+      if (block_kind (b) == KIND_HEIGHTS)
+        sample_ranges (block->decoded, heights);
+      else if (block_kind (b) == KIND_RASTER)
+        for (guint i = 0; i < TERRAIN_NODE_SAMPLES; i++)
+          raster_stats_add (i, ((const guint8 *) block->decoded)[i], stats);
+      info = block->info;
+    }
+  else
+    {
+      g_assert (block->in_source);
+
+      content = block_content (self, b);
+      switch (block_kind (b))
+        {
+        case KIND_HEIGHTS:
+          ok = terrain_node_scan_heights (&content,
+                                          b == TERRAIN_NODE_BLOCK_HEIGHTS ? ranges_add_row
+                                                                          : ignore_row,
+                                          heights, &scanned, error);
+          break;
+        case KIND_TEXTURE:
+          ok = terrain_node_check_texture (&content, texture_format (b), error);
+          break;
+        case KIND_RASTER:
+        default:
+          ok = terrain_node_scan_raster (&content, raster_stats_add, stats, &scanned, error);
+          break;
+        }
+      if (!ok)
+        return FALSE;
+      info = &scanned;
+    }
+
+  /* Coding findings describe the block as read from the file. */
+  if (block_kind (b) != KIND_TEXTURE && block->in_source && block->encoded == NULL &&
+      (block->source_decoded || !block->decoded_valid))
+    validate_coded_block (self, findings, b, info, stats);
+  return TRUE;
 }
 
 static GPtrArray *
@@ -1568,6 +1732,8 @@ terrain_node_chunk_validate (TerrainDocument *document)
   TerrainNodeChunk *self = TERRAIN_NODE_CHUNK (document);
   Findings findings = { g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref) };
   gboolean decoded[N_BLOCKS_MAX] = { FALSE };
+  HeightRanges ranges, heights;
+  RasterStats stats, material, grass_weight, zero;
 
   if (self->marker != 1)
     add_finding (&findings, FINDING_MARKER, TERRAIN_SEVERITY_WARNING, "TNLChunk header",
@@ -1582,43 +1748,45 @@ terrain_node_chunk_validate (TerrainDocument *document)
     {
       g_autoptr(GError) error = NULL;
 
-      decoded[b] = ensure_decoded (self, b, &error);
+      decoded[b] = validate_block (self, &findings, b, &ranges, &stats, &error);
       if (!decoded[b])
         {
           add_finding (&findings, FINDING_DECODE, TERRAIN_SEVERITY_ERROR, block_sections[b],
                        block_offset (self, b), b, "%s", error->message);
           continue;
         }
-      if (block_kind (b) != KIND_TEXTURE)
-        validate_coded_block (self, &findings, b);
+      if (b == TERRAIN_NODE_BLOCK_HEIGHTS)
+        heights = ranges;
+      else if (b == TERRAIN_NODE_BLOCK_MATERIAL)
+        material = stats;
+      else if (b == TERRAIN_NODE_BLOCK_GRASS_WEIGHT)
+        grass_weight = stats;
+      else if (b == TERRAIN_NODE_BLOCK_ZERO)
+        zero = stats;
     }
 
   if (decoded[TERRAIN_NODE_BLOCK_HEIGHTS])
     {
-      const gint32 *heights = self->blocks[TERRAIN_NODE_BLOCK_HEIGHTS].decoded;
       float bounds[2];
 
       current_bounds (self, bounds);
       if (self->level >= 0)
         {
-          if (!bounds_match (bounds, heights, terrain_node_height_scale ((guint) self->level)))
-            {
-              gint64 full_min, full_max, core_min, core_max;
-              double scale = terrain_node_height_scale ((guint) self->level);
+          double scale = terrain_node_height_scale ((guint) self->level);
 
-              sample_ranges (heights, &full_min, &full_max, &core_min, &core_max);
-              add_finding (&findings, FINDING_BOUNDS, TERRAIN_SEVERITY_WARNING,
-                           "TNLChunk height bounds", (gint64) self->bounds_offset, -1,
-                           "stored bounds %g..%g m disagree with the decoded heights at level %d "
-                           "(%g..%g m over all samples, %g..%g m over the core)",
-                           bounds[0], bounds[1], self->level, full_min * scale,
-                           full_max * scale, core_min * scale, core_max * scale);
-            }
+          if (!bounds_match (bounds, &heights, scale))
+            add_finding (&findings, FINDING_BOUNDS, TERRAIN_SEVERITY_WARNING,
+                         "TNLChunk height bounds", (gint64) self->bounds_offset, -1,
+                         "stored bounds %g..%g m disagree with the decoded heights at level %d "
+                         "(%g..%g m over all samples, %g..%g m over the core)",
+                         bounds[0], bounds[1], self->level, heights.full_min * scale,
+                         heights.full_max * scale, heights.core_min * scale,
+                         heights.core_max * scale);
         }
       else
         {
           g_autoptr(GError) error = NULL;
-          gint level = terrain_node_chunk_guess_level (self, &error);
+          gint level = guess_level_from_ranges (self, &heights, &error);
 
           if (level < 0)
             add_finding (&findings, FINDING_BOUNDS, TERRAIN_SEVERITY_WARNING,
@@ -1633,34 +1801,17 @@ terrain_node_chunk_validate (TerrainDocument *document)
 
   if (decoded[TERRAIN_NODE_BLOCK_MATERIAL])
     {
-      const guint8 *materials = self->blocks[TERRAIN_NODE_BLOCK_MATERIAL].decoded;
-      guint8 full[MASK_SIZE] = { 0 }, core[MASK_SIZE] = { 0 };
-
-      for (guint y = 0; y < S; y++)
-        for (guint x = 0; x < S; x++)
-          {
-            guint8 m = materials[y * S + x];
-
-            full[m / 8] |= (guint8) (1u << (m % 8));
-            if (x >= TERRAIN_NODE_SAMPLE_ORIGIN && y >= TERRAIN_NODE_SAMPLE_ORIGIN &&
-                x < TERRAIN_NODE_SAMPLE_ORIGIN + TERRAIN_NODE_CORE_SIDE &&
-                y < TERRAIN_NODE_SAMPLE_ORIGIN + TERRAIN_NODE_CORE_SIDE)
-              core[m / 8] |= (guint8) (1u << (m % 8));
-          }
-
       /* The mask must name every material of the core and none absent from
        * the raster. */
       for (guint m = 0; m < 256; m++)
         {
-          gboolean in_mask = (self->mask[m / 8] >> (m % 8)) & 1;
-          gboolean in_full = (full[m / 8] >> (m % 8)) & 1;
-          gboolean in_core = (core[m / 8] >> (m % 8)) & 1;
+          gboolean in_mask = has_value (self->mask, m);
 
-          if (in_mask && !in_full)
+          if (in_mask && !has_value (material.used, m))
             add_finding (&findings, FINDING_MASK, TERRAIN_SEVERITY_WARNING,
                          "TNLChunk material mask", (gint64) (self->mask_offset + m / 8), m,
                          "material %u is in the mask but not in the material raster", m);
-          else if (!in_mask && in_core)
+          else if (!in_mask && has_value (material.core, m))
             add_finding (&findings, FINDING_MASK, TERRAIN_SEVERITY_WARNING,
                          "TNLChunk material mask", (gint64) (self->mask_offset + m / 8), m,
                          "material %u occurs in the material raster but not in the mask", m);
@@ -1668,9 +1819,9 @@ terrain_node_chunk_validate (TerrainDocument *document)
     }
 
   if (decoded[TERRAIN_NODE_BLOCK_GRASS_WEIGHT])
-    validate_constant (self, &findings, TERRAIN_NODE_BLOCK_GRASS_WEIGHT, 0x60);
+    validate_constant (self, &findings, TERRAIN_NODE_BLOCK_GRASS_WEIGHT, &grass_weight);
   if (decoded[TERRAIN_NODE_BLOCK_ZERO])
-    validate_constant (self, &findings, TERRAIN_NODE_BLOCK_ZERO, 0);
+    validate_constant (self, &findings, TERRAIN_NODE_BLOCK_ZERO, &zero);
 
   if (self->source != NULL && self->file_size > self->end)
     add_finding (&findings, FINDING_TRAILING, TERRAIN_SEVERITY_INFO, "TNLChunk",
@@ -1867,6 +2018,7 @@ terrain_node_chunk_finalize (GObject *object)
   for (guint b = 0; b < N_BLOCKS_MAX; b++)
     {
       g_clear_pointer (&self->blocks[b].decoded, g_free);
+      g_clear_pointer (&self->blocks[b].info, g_free);
       g_clear_pointer (&self->blocks[b].encoded, g_bytes_unref);
     }
   g_clear_pointer (&self->source, g_bytes_unref);

@@ -75,6 +75,18 @@ gboolean terrain_node_decode_heights  (const TerrainReader    *block,
                                        gint32                 *heights,
                                        TerrainCodedBlockInfo  *info,
                                        GError                **error);
+
+/* The samples of a heights block, one row at a time (row y, 132 values),
+ * without a buffer for the whole raster: for validation. */
+typedef void (*TerrainNodeRowFunc) (guint          y,
+                                    const gint64  *row,
+                                    gpointer       user_data);
+
+gboolean terrain_node_scan_heights    (const TerrainReader    *block,
+                                       TerrainNodeRowFunc      func,
+                                       gpointer                user_data,
+                                       TerrainCodedBlockInfo  *info,
+                                       GError                **error);
 GBytes  *terrain_node_encode_heights  (const gint32           *heights,
                                        const guint8           *tail,
                                        gsize                   tail_size,
@@ -82,6 +94,18 @@ GBytes  *terrain_node_encode_heights  (const gint32           *heights,
 
 gboolean terrain_node_decode_raster   (const TerrainReader    *block,
                                        guint8                 *samples,
+                                       TerrainCodedBlockInfo  *info,
+                                       GError                **error);
+
+/* The samples of a raster block in the order they are decoded (@index is
+ * y * 132 + x), without a buffer for the raster: for validation. */
+typedef void (*TerrainNodeSampleFunc) (guint     index,
+                                       guint8    value,
+                                       gpointer  user_data);
+
+gboolean terrain_node_scan_raster     (const TerrainReader    *block,
+                                       TerrainNodeSampleFunc   func,
+                                       gpointer                user_data,
                                        TerrainCodedBlockInfo  *info,
                                        GError                **error);
 GBytes  *terrain_node_encode_raster   (const guint8           *samples,
@@ -110,6 +134,10 @@ terrain_node_rank_list_take (guint8 *list,
 gboolean terrain_node_decode_texture  (const TerrainReader    *block,
                                        TerrainBcFormat         format,
                                        guint8                 *blocks,
+                                       GError                **error);
+/* Whether a texture block decodes, with a stack buffer for the tile. */
+gboolean terrain_node_check_texture   (const TerrainReader    *block,
+                                       TerrainBcFormat         format,
                                        GError                **error);
 GBytes  *terrain_node_encode_texture  (TerrainBcFormat         format,
                                        const guint8           *blocks);

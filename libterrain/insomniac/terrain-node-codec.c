@@ -111,85 +111,116 @@ set_prefix_error (CodedStreams  *streams,
                streams->a_offset + (goffset) streams->cabac.pos);
 }
 
+/* Decodes a heights block row by row: the residuals of a row, then its
+ * samples, handed to @func and/or stored in @heights. Only 132 running
+ * column sums are kept, not the residuals. A decoding error is reported as
+ * soon as it is met; a sample out of range only at the end, so that, as
+ * when every residual was decoded before any sample was summed, a decoding
+ * error anywhere comes first and then the first sample out of range. */
+static inline gboolean
+decode_heights (const TerrainReader    *block,
+                gint32                 *heights,
+                TerrainNodeRowFunc      func,
+                gpointer                user_data,
+                TerrainCodedBlockInfo  *info,
+                GError                **error)
+{
+  CodedStreams streams;
+  gint64 column[S], row[S];
+  gint64 first = 0, bad_value = 0;
+  guint bad = G_MAXUINT;
+
+  if (!open_streams (block, &streams, info, error))
+    return FALSE;
+
+  for (guint y = 0; y < S; y++)
+    {
+      gint64 h = 0;
+
+      for (guint x = 0; x < S; x++)
+        {
+          guint i = y * S + x;
+          guint k = 0;
+          guint32 suffix;
+          guint64 v;
+          gint64 r;
+
+          while (terrain_cabac_decode (&streams.cabac, MIN (k, HEIGHT_PREFIX_CONTEXTS - 1)))
+            {
+              if (++k > TERRAIN_NODE_MAX_PREFIX)
+                {
+                  set_prefix_error (&streams, "height residual", i, TERRAIN_NODE_MAX_PREFIX,
+                                    error);
+                  return FALSE;
+                }
+            }
+          info->bins += k + 1;
+
+          if (!terrain_bit_reader_read (&streams.raw, k, &suffix, error))
+            return FALSE;
+
+          v = (G_GUINT64_CONSTANT (1) << k) - 1 + suffix;
+          r = (v & 1) ? (gint64) ((v + 1) / 2) : -(gint64) (v / 2);
+
+          /* The 2-D prefix sum: down the first column, across the first
+           * row, then each later row: vertically (column[x] sums the
+           * residuals of column x, seeded by the first row's), then
+           * horizontally. */
+          if (x == 0)
+            first = h = first + r;
+          else if (y == 0)
+            h += (column[x] = r);
+          else
+            h += (column[x] += r);
+
+          if (bad == G_MAXUINT && (h < -TERRAIN_NODE_HEIGHT_LIMIT ||
+                                   h > TERRAIN_NODE_HEIGHT_LIMIT))
+            {
+              bad = i;
+              bad_value = h;
+            }
+          row[x] = h;
+          if (heights != NULL)
+            heights[i] = (gint32) h;
+        }
+      if (func != NULL)
+        func (y, row, user_data);
+    }
+
+  if (bad != G_MAXUINT)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE,
+                   "%s: sample %u (x=%u, y=%u) reconstructs to %" G_GINT64_FORMAT
+                   ", outside -%d..%d",
+                   block->section, bad, bad % S, bad / S, bad_value,
+                   TERRAIN_NODE_HEIGHT_LIMIT, TERRAIN_NODE_HEIGHT_LIMIT);
+      return FALSE;
+    }
+
+  return close_streams (&streams, info, error);
+}
+
 gboolean
 terrain_node_decode_heights (const TerrainReader    *block,
                              gint32                 *heights,
                              TerrainCodedBlockInfo  *info,
                              GError                **error)
 {
-  CodedStreams streams;
-  gint64 column[S];
-  gint64 *residuals;
-  gboolean ok = FALSE;
-
   g_return_val_if_fail (block != NULL && heights != NULL && info != NULL, FALSE);
 
-  if (!open_streams (block, &streams, info, error))
-    return FALSE;
+  return decode_heights (block, heights, NULL, NULL, info, error);
+}
 
-  residuals = g_new (gint64, TERRAIN_NODE_SAMPLES);
+gboolean
+terrain_node_scan_heights (const TerrainReader    *block,
+                           TerrainNodeRowFunc      func,
+                           gpointer                user_data,
+                           TerrainCodedBlockInfo  *info,
+                           GError                **error)
+{
+  g_return_val_if_fail (block != NULL && func != NULL && info != NULL, FALSE);
 
-  for (guint i = 0; i < TERRAIN_NODE_SAMPLES; i++)
-    {
-      guint k = 0;
-      guint32 suffix;
-      guint64 v;
-
-      while (terrain_cabac_decode (&streams.cabac, MIN (k, HEIGHT_PREFIX_CONTEXTS - 1)))
-        {
-          if (++k > TERRAIN_NODE_MAX_PREFIX)
-            {
-              set_prefix_error (&streams, "height residual", i, TERRAIN_NODE_MAX_PREFIX, error);
-              goto out;
-            }
-        }
-      info->bins += k + 1;
-
-      if (!terrain_bit_reader_read (&streams.raw, k, &suffix, error))
-        goto out;
-
-      v = (G_GUINT64_CONSTANT (1) << k) - 1 + suffix;
-      residuals[i] = (v & 1) ? (gint64) ((v + 1) / 2) : -(gint64) (v / 2);
-    }
-
-  /* The 2-D prefix sum: down the first column, across the first row, then
-   * each later row: vertically (column[x] sums the residuals of column x,
-   * seeded by the first row's), then horizontally. */
-  {
-    gint64 h = 0;
-
-    for (guint y = 0; y < S; y++)
-      {
-        for (guint x = 0; x < S; x++)
-          {
-            gint64 r = residuals[y * S + x];
-
-            if (x == 0)
-              h = (y == 0 ? 0 : (gint64) heights[(y - 1) * S]) + r;
-            else if (y == 0)
-              h += (column[x] = r);
-            else
-              h += (column[x] += r);
-
-            if (h < -TERRAIN_NODE_HEIGHT_LIMIT || h > TERRAIN_NODE_HEIGHT_LIMIT)
-              {
-                g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE,
-                             "%s: sample %u (x=%u, y=%u) reconstructs to %" G_GINT64_FORMAT
-                             ", outside -%d..%d",
-                             block->section, y * S + x, x, y, h,
-                             TERRAIN_NODE_HEIGHT_LIMIT, TERRAIN_NODE_HEIGHT_LIMIT);
-                goto out;
-              }
-            heights[y * S + x] = (gint32) h;
-          }
-      }
-  }
-
-  ok = close_streams (&streams, info, error);
-
-out:
-  g_free (residuals);
-  return ok;
+  return decode_heights (block, NULL, func, user_data, info, error);
 }
 
 /* u32 N, A, B, tail. */
@@ -319,18 +350,20 @@ decode_rank (CodedStreams  *streams,
   return TRUE;
 }
 
-gboolean
-terrain_node_decode_raster (const TerrainReader    *block,
-                            guint8                 *samples,
-                            TerrainCodedBlockInfo  *info,
-                            GError                **error)
+/* Decodes a raster block, storing the samples in @samples and/or handing
+ * them to @func in the order they are decoded. */
+static inline gboolean
+decode_raster (const TerrainReader    *block,
+               guint8                 *samples,
+               TerrainNodeSampleFunc   func,
+               gpointer                user_data,
+               TerrainCodedBlockInfo  *info,
+               GError                **error)
 {
   const guint16 *order = terrain_hilbert_raster_order ();
   CodedStreams streams;
   guint8 list[TERRAIN_NODE_RASTER_MAX_RANKS];
   guint32 chunk_length, count;
-
-  g_return_val_if_fail (block != NULL && samples != NULL && info != NULL, FALSE);
 
   if (!open_streams (block, &streams, info, error))
     return FALSE;
@@ -380,18 +413,53 @@ terrain_node_decode_raster (const TerrainReader    *block,
           if (!decode_rank (&streams, list, count, order[start], &symbol, &info->bins, error))
             return FALSE;
           for (guint i = start; i < end; i++)
-            samples[order[i]] = symbol;
+            {
+              if (samples != NULL)
+                samples[order[i]] = symbol;
+              if (func != NULL)
+                func (order[i], symbol, user_data);
+            }
         }
       else
         {
           for (guint i = start; i < end; i++)
-            if (!decode_rank (&streams, list, count, order[i], &samples[order[i]],
-                              &info->bins, error))
-              return FALSE;
+            {
+              guint8 symbol;
+
+              if (!decode_rank (&streams, list, count, order[i], &symbol, &info->bins, error))
+                return FALSE;
+              if (samples != NULL)
+                samples[order[i]] = symbol;
+              if (func != NULL)
+                func (order[i], symbol, user_data);
+            }
         }
     }
 
   return close_streams (&streams, info, error);
+}
+
+gboolean
+terrain_node_decode_raster (const TerrainReader    *block,
+                            guint8                 *samples,
+                            TerrainCodedBlockInfo  *info,
+                            GError                **error)
+{
+  g_return_val_if_fail (block != NULL && samples != NULL && info != NULL, FALSE);
+
+  return decode_raster (block, samples, NULL, NULL, info, error);
+}
+
+gboolean
+terrain_node_scan_raster (const TerrainReader    *block,
+                          TerrainNodeSampleFunc   func,
+                          gpointer                user_data,
+                          TerrainCodedBlockInfo  *info,
+                          GError                **error)
+{
+  g_return_val_if_fail (block != NULL && func != NULL && info != NULL, FALSE);
+
+  return decode_raster (block, NULL, func, user_data, info, error);
 }
 
 static void
@@ -540,19 +608,17 @@ terrain_node_texture_deinterleave (TerrainBcFormat  format,
     }
 }
 
-gboolean
-terrain_node_decode_texture (const TerrainReader  *block,
-                             TerrainBcFormat       format,
-                             guint8               *blocks,
-                             GError              **error)
+/* Decompresses a texture block into @planar (TERRAIN_NODE_TEXTURE_BYTES). */
+static gboolean
+decompress_texture (const TerrainReader  *block,
+                    TerrainBcFormat       format,
+                    guint8               *planar,
+                    GError              **error)
 {
   TerrainReader reader = *block;
   gsize size = terrain_reader_get_size (&reader);
-  g_autofree guint8 *planar = NULL;
   const guint8 *data;
   int n;
-
-  g_return_val_if_fail (block != NULL && blocks != NULL, FALSE);
 
   if (size > (gsize) LZ4_compressBound (TERRAIN_NODE_TEXTURE_BYTES))
     {
@@ -566,7 +632,6 @@ terrain_node_decode_texture (const TerrainReader  *block,
   if (!terrain_reader_peek_bytes (&reader, size, &data, error))
     return FALSE;
 
-  planar = g_malloc (TERRAIN_NODE_TEXTURE_BYTES);
   n = LZ4_decompress_safe ((const char *) data, (char *) planar, (int) size,
                            TERRAIN_NODE_TEXTURE_BYTES);
   if (n != TERRAIN_NODE_TEXTURE_BYTES)
@@ -586,9 +651,35 @@ terrain_node_decode_texture (const TerrainReader  *block,
                      TERRAIN_NODE_TEXTURE_BYTES);
       return FALSE;
     }
+  return TRUE;
+}
 
+gboolean
+terrain_node_decode_texture (const TerrainReader  *block,
+                             TerrainBcFormat       format,
+                             guint8               *blocks,
+                             GError              **error)
+{
+  guint8 planar[TERRAIN_NODE_TEXTURE_BYTES];
+
+  g_return_val_if_fail (block != NULL && blocks != NULL, FALSE);
+
+  if (!decompress_texture (block, format, planar, error))
+    return FALSE;
   terrain_node_texture_interleave (format, planar, blocks);
   return TRUE;
+}
+
+gboolean
+terrain_node_check_texture (const TerrainReader  *block,
+                            TerrainBcFormat       format,
+                            GError              **error)
+{
+  guint8 planar[TERRAIN_NODE_TEXTURE_BYTES];
+
+  g_return_val_if_fail (block != NULL, FALSE);
+
+  return decompress_texture (block, format, planar, error);
 }
 
 GBytes *

@@ -855,6 +855,9 @@ chunk_error (GError      **error,
   return FALSE;
 }
 
+/* Decodes a compressed file into @out (the whole file); with @out NULL,
+ * each chunk into one buffer of a chunk's size, which validation uses to
+ * check a file without holding it. */
 static gboolean
 decode_chunks (TerrainHpiArchive  *self,
                const HpiFile      *file,
@@ -866,8 +869,11 @@ decode_chunks (TerrainHpiArchive  *self,
   gsize written = 0;
   g_autofree guint8 *scratch = NULL;
   gsize scratch_size = 0;
+  g_autofree guint8 *sink = NULL;
 
   terrain_reader_init (&reader, self->source, "HPI");
+  if (out == NULL)
+    sink = g_malloc (MAX (MIN (file->size, (gsize) TERRAIN_HPI_CHUNK_SIZE), 1));
 
   for (guint32 k = 0; k < file->n_chunks; k++)
     {
@@ -956,12 +962,14 @@ decode_chunks (TerrainHpiArchive  *self,
 
       if (method == TERRAIN_HPI_COMPRESSION_LZ77)
         {
-          if (!terrain_hpi_lz77_decompress (payload, compressed, out + written, expected,
+          if (!terrain_hpi_lz77_decompress (payload, compressed,
+                                            out != NULL ? out + written : sink, expected,
                                             NULL, &why))
             return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, file, k, position,
                                 "LZ77 data: %s", why);
         }
-      else if (!inflate_chunk (payload, compressed, out + written, expected, &why, &code))
+      else if (!inflate_chunk (payload, compressed, out != NULL ? out + written : sink,
+                               expected, &why, &code))
         return chunk_error (error, code, file, k, position, "%s", why);
 
       written += expected;
@@ -1025,6 +1033,35 @@ terrain_hpi_archive_read_file (TerrainHpiArchive  *self,
     }
 
   return g_bytes_new_take (data, file->size);
+}
+
+/* What terrain_hpi_archive_read_file () checks, with the same errors, but
+ * without holding the file: a chunk at a time. */
+static gboolean
+check_file (TerrainHpiArchive  *self,
+            guint               index,
+            GError            **error)
+{
+  const HpiFile *file = get_file (self, index);
+  TerrainReader reader;
+  gboolean ok;
+
+  g_assert (file != NULL);
+  if (!terrain_limits_check_alloc (&self->limits, file->size, 1, file->path, "HPI directory",
+                                   file->record_offset, error))
+    {
+      terrain_error_ensure_utf8 (error);
+      return FALSE;
+    }
+
+  /* Stored files: read_plain () can only fail on the span. */
+  terrain_reader_init (&reader, self->source, "HPI");
+  ok = file->method == TERRAIN_HPI_COMPRESSION_NONE
+       ? terrain_reader_check_span (&reader, file->data_offset, file->size, file->path, error)
+       : decode_chunks (self, file, NULL, error);
+  if (!ok)
+    terrain_error_ensure_utf8 (error);
+  return ok;
 }
 
 /**
@@ -1207,7 +1244,6 @@ terrain_hpi_archive_validate (TerrainDocument *document)
     {
       const HpiFile *file = &g_array_index (self->files, HpiFile, i);
       g_autoptr(GError) error = NULL;
-      g_autoptr(GBytes) bytes = NULL;
       guint first;
 
       if (terrain_hpi_archive_find (self, file->path, &first) && first != i &&
@@ -1220,8 +1256,8 @@ terrain_hpi_archive_validate (TerrainDocument *document)
                                             "case-insensitive); lookups find the first",
                                             file->path, first));
 
-      bytes = terrain_hpi_archive_read_file (self, i, &error);
-      if (bytes == NULL && bad++ < MAX_ISSUES)
+      /* Decoded a chunk at a time: validation holds no whole file. */
+      if (!check_file (self, i, &error) && bad++ < MAX_ISSUES)
         g_ptr_array_add (issues,
                          terrain_issue_new (TERRAIN_SEVERITY_WARNING, "HPI",
                                             file->data_offset, i, "%s", error->message));

@@ -669,16 +669,19 @@ terrain_ota_file_set_start_position (TerrainOtaFile  *self,
 
 /* ------------------------------------------------------------------------ */
 
+/* Validation reads the text through TerrainTdfRef, so that validating a
+ * freshly opened map description does not build its tree. */
+
 static void
-add_warning (GPtrArray         *issues,
-             TerrainTdfSection *section,
-             const char        *format,
+add_warning (GPtrArray           *issues,
+             const TerrainTdfRef *section,
+             const char          *format,
              ...) G_GNUC_PRINTF (3, 4);
 
 static void
-add_warning (GPtrArray         *issues,
-             TerrainTdfSection *section,
-             const char        *format,
+add_warning (GPtrArray           *issues,
+             const TerrainTdfRef *section,
+             const char          *format,
              ...)
 {
   g_autofree char *message = NULL;
@@ -690,80 +693,173 @@ add_warning (GPtrArray         *issues,
 
   g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, "OTA",
                                               section != NULL
-                                                ? terrain_tdf_section_get_offset (section) : -1,
+                                                ? terrain_tdf_ref_get_offset (section) : -1,
                                               -1, "%s", message));
 }
 
-static void
-check_schema (GPtrArray         *issues,
-              TerrainTdfSection *schema,
-              guint              number)
+/* The first [Schema @number] of @header. */
+static gboolean
+find_schema_ref (TerrainTdfDocument  *tdf,
+                 const TerrainTdfRef *header,
+                 guint                number,
+                 TerrainTdfRef       *schema)
 {
-  TerrainTdfSection *specials = terrain_tdf_section_find_section (schema, SPECIALS);
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_auto(TerrainTdfText) name = { { 0 }, NULL };
+  gsize cursor = 0;
+  guint n;
 
-  if (specials == NULL)
+  while (terrain_tdf_ref_next_section (tdf, header, &cursor, schema))
+    if (parse_numbered (terrain_tdf_ref_get_name (tdf, schema, &name), "Schema", &n) &&
+        n == number)
+      return TRUE;
+  return FALSE;
+}
+
+static guint
+count_schema_refs (TerrainTdfDocument  *tdf,
+                   const TerrainTdfRef *header)
+{
+  g_auto(TerrainTdfText) name = { { 0 }, NULL };
+  TerrainTdfRef schema;
+  gsize cursor = 0;
+  guint n = 0, number;
+
+  while (terrain_tdf_ref_next_section (tdf, header, &cursor, &schema))
+    if (parse_numbered (terrain_tdf_ref_get_name (tdf, &schema, &name), "Schema", &number))
+      n++;
+  return n;
+}
+
+/* The N of a special's specialwhat=StartPosN. */
+static gboolean
+special_player (TerrainTdfDocument  *tdf,
+                const TerrainTdfRef *special,
+                guint               *player)
+{
+  g_auto(TerrainTdfText) what = { { 0 }, NULL };
+
+  return parse_numbered (terrain_tdf_ref_get_value (tdf, special, "specialwhat", &what),
+                         START_POS, player);
+}
+
+static gboolean
+read_position_ref (TerrainTdfDocument  *tdf,
+                   const TerrainTdfRef *special,
+                   gint                *x,
+                   gint                *z)
+{
+  gint64 vx, vz;
+
+  if (!terrain_tdf_ref_get_int (tdf, special, "XPos", &vx) ||
+      !terrain_tdf_ref_get_int (tdf, special, "ZPos", &vz) ||
+      vx < G_MININT || vx > G_MAXINT || vz < G_MININT || vz > G_MAXINT)
+    return FALSE;
+  *x = (gint) vx;
+  *z = (gint) vz;
+  return TRUE;
+}
+
+/* The players of the first specials are kept on the stack; an OTA with
+ * more (and so a text of some size) keeps them in a set. */
+#define FEW_SPECIALS 64
+
+static void
+check_schema (GPtrArray           *issues,
+              TerrainTdfDocument  *tdf,
+              const TerrainTdfRef *schema,
+              guint                number)
+{
+  g_autoptr(GHashTable) seen = NULL;
+  guint players[FEW_SPECIALS];
+  guint n_players = 0;
+  TerrainTdfRef specials, special;
+  gsize cursor = 0;
+
+  if (!terrain_tdf_ref_find_section (tdf, schema, SPECIALS, &specials))
     return;
-  for (guint i = 0; i < terrain_tdf_section_get_n_sections (specials); i++)
+
+  while (terrain_tdf_ref_next_section (tdf, &specials, &cursor, &special))
     {
-      TerrainTdfSection *special = terrain_tdf_section_get_section (specials, i);
-      const char *what = terrain_tdf_section_get_value (special, "specialwhat");
+      gboolean repeated = FALSE;
       guint player;
       gint x, z;
 
-      if (!parse_numbered (what, START_POS, &player))
+      if (!special_player (tdf, &special, &player))
         continue;
-      if (!read_position (special, &x, &z))
-        add_warning (issues, special, "[Schema %u] > [specials] > [%s]: StartPos%u has no "
-                     "integer XPos and ZPos", number, terrain_tdf_section_get_name (special),
-                     player);
+      if (!read_position_ref (tdf, &special, &x, &z))
+        {
+          g_auto(TerrainTdfText) name = { { 0 }, NULL };
+
+          add_warning (issues, &special, "[Schema %u] > [specials] > [%s]: StartPos%u has no "
+                       "integer XPos and ZPos", number,
+                       terrain_tdf_ref_get_name (tdf, &special, &name), player);
+        }
       else if (x < 0 || z < 0)
-        add_warning (issues, special, "[Schema %u]: StartPos%u lies at negative coordinates "
+        add_warning (issues, &special, "[Schema %u]: StartPos%u lies at negative coordinates "
                      "(%d, %d)", number, player, x, z);
-      if (g_hash_table_contains (seen, GUINT_TO_POINTER (player)))
-        add_warning (issues, special, "[Schema %u]: StartPos%u appears more than once; the "
+
+      for (guint i = 0; i < n_players; i++)
+        repeated |= players[i] == player;
+      if (n_players < FEW_SPECIALS)
+        players[n_players++] = player;
+      else
+        {
+          if (seen == NULL)
+            {
+              seen = g_hash_table_new (NULL, NULL);
+              for (guint i = 0; i < n_players; i++)
+                g_hash_table_add (seen, GUINT_TO_POINTER (players[i]));
+            }
+          repeated |= !g_hash_table_add (seen, GUINT_TO_POINTER (player));
+        }
+      if (repeated)
+        add_warning (issues, &special, "[Schema %u]: StartPos%u appears more than once; the "
                      "first counts", number, player);
-      g_hash_table_add (seen, GUINT_TO_POINTER (player));
     }
 }
 
 static GPtrArray *
 terrain_ota_file_validate (TerrainDocument *document)
 {
-  TerrainOtaFile *self = TERRAIN_OTA_FILE (document);
+  TerrainTdfDocument *tdf = TERRAIN_TDF_DOCUMENT (document);
   GPtrArray *issues =
     TERRAIN_DOCUMENT_CLASS (terrain_ota_file_parent_class)->validate (document);
-  TerrainTdfSection *header = terrain_ota_file_get_global_header (self);
-  gint declared;
+  g_auto(TerrainTdfText) text = { { 0 }, NULL };
+  TerrainTdfRef root, header;
+  gint64 declared;
   guint n;
 
-  if (header == NULL)
+  terrain_tdf_document_get_root_ref (tdf, &root);
+  if (!terrain_tdf_ref_find_section (tdf, &root, GLOBAL_HEADER, &header))
     {
       add_warning (issues, NULL, "the file has no [GlobalHeader] block: the game cannot use "
                    "it as a map description");
       return issues;
     }
-  if (terrain_ota_file_get_mission_name (self) == NULL)
-    add_warning (issues, header, "[GlobalHeader] has no missionname");
+  if (terrain_tdf_ref_get_value (tdf, &header, "missionname", &text) == NULL)
+    add_warning (issues, &header, "[GlobalHeader] has no missionname");
 
-  declared = terrain_ota_file_get_schema_count (self);
-  n = terrain_ota_file_get_n_schemas (self);
+  /* As terrain_ota_file_get_schema_count () reads it. */
+  if (!terrain_tdf_ref_get_int (tdf, &header, "SCHEMACOUNT", &declared) ||
+      declared < 0 || declared > G_MAXINT)
+    declared = -1;
+  n = count_schema_refs (tdf, &header);
   if (declared < 0)
-    add_warning (issues, header, "[GlobalHeader] has no integer SCHEMACOUNT (it holds %u "
+    add_warning (issues, &header, "[GlobalHeader] has no integer SCHEMACOUNT (it holds %u "
                  "[Schema N] blocks)", n);
   else if ((guint) declared != n)
-    add_warning (issues, header, "SCHEMACOUNT is %d but [GlobalHeader] holds %u [Schema N] "
-                 "blocks", declared, n);
+    add_warning (issues, &header, "SCHEMACOUNT is %d but [GlobalHeader] holds %u [Schema N] "
+                 "blocks", (gint) declared, n);
 
   for (guint i = 0; i < n; i++)
     {
-      TerrainTdfSection *schema = terrain_ota_file_get_schema (self, i);
+      TerrainTdfRef schema;
 
-      if (schema == NULL)
-        add_warning (issues, header, "[Schema %u] is missing: schemas are numbered from 0 "
+      if (!find_schema_ref (tdf, &header, i, &schema))
+        add_warning (issues, &header, "[Schema %u] is missing: schemas are numbered from 0 "
                      "without gaps", i);
       else
-        check_schema (issues, schema, i);
+        check_schema (issues, tdf, &schema, i);
     }
 
   return issues;

@@ -30,6 +30,12 @@
  *
  * So an unedited document writes back byte for byte, and an edited one
  * differs from its source only where the edits are.
+ *
+ * The tree costs several times the text (a node, its strings and arrays
+ * for each key of a few bytes), so it is built only when a block is first
+ * asked for: opening checks the text without allocating, and validation
+ * reads the text (see "Reading without the tree") until the tree exists.
+ * An unedited document without a tree saves as its source bytes.
  */
 
 /* Validation lists this many findings of a kind one by one, then a count. */
@@ -89,10 +95,10 @@ typedef struct
 
 typedef struct
 {
-  TerrainTdfSection *root;
-  GArray *cuts;             /* Span: bytes of removed source nodes */
+  TerrainTdfSection *root;  /* NULL until first needed, see ensure_tree () */
+  GArray *cuts;             /* Span: bytes of removed source nodes; NULL for none */
   const char *newline;      /* "\r\n" or "\n", as the file writes them */
-  char *indent_unit;        /* one level of indentation, as the file does it */
+  char indent_unit[9];      /* one level of indentation, as the file does it */
   guint stray_semicolons;
   gsize first_stray;
 } TerrainTdfDocumentPrivate;
@@ -103,7 +109,8 @@ typedef struct
  * A TDF text file of nested `[name] { key=value; }` blocks, as Total
  * Annihilation writes feature definitions and map descriptions. The
  * document keeps the text: an edit splices in only the bytes it changes,
- * so comments, blanks and line breaks survive a save.
+ * so comments, blanks and line breaks survive a save. The tree of blocks
+ * is built from the text on first access.
  */
 G_DEFINE_TYPE_WITH_PRIVATE (TerrainTdfDocument, terrain_tdf_document, TERRAIN_TYPE_DOCUMENT)
 
@@ -174,26 +181,64 @@ terrain_tdf_to_utf8 (const char *text)
 /* ------------------------------------------------------------------------ */
 /* Parsing                                                                   */
 
+/*
+ * One parser serves three purposes:
+ *
+ *  - opening (ScanMode): checks the whole text and allocates nothing, so
+ *    that opening a file costs its bytes and no more;
+ *  - building the tree on first access (build = TRUE), which cannot fail
+ *    any more since the same text was checked on opening;
+ *  - reading the kept text without a tree (validation, the ref functions
+ *    below): one item at a time, from any block's body.
+ */
 typedef struct
 {
   TerrainTdfDocument *document;
   TerrainReader reader;
+  const guint8 *data;       /* the whole text, checked against size */
+  gsize size;
   gsize pos;
+  gboolean build;           /* create nodes, else only check and measure */
+  gboolean count_strays;    /* the pass on opening counts stray ';' */
 } Parser;
 
+/* What the non-building parser found: one key or block. */
+typedef struct
+{
+  NodeKind kind;
+  gsize start;          /* first byte of a key, '[' of a block */
+  gsize end;            /* just after the ';' or the '}' */
+  gsize name_start;     /* the key or block name as the tree holds it: up to */
+  gsize name_end;       /* a NUL byte, blanks around it excluded */
+  gsize value_from;     /* entries: just after '=' ... */
+  gsize value_to;       /* ... to the ';' */
+  gboolean multiline;   /* entries: a line break inside the value */
+  gsize body_start;     /* blocks: just after '{' */
+  gboolean closed;      /* blocks: FALSE when the text ends before '}' */
+} ScanItem;
+
+static void
+parser_init (Parser             *p,
+             TerrainTdfDocument *document,
+             GBytes             *bytes)
+{
+  TerrainReader r;
+
+  memset (p, 0, sizeof *p);
+  p->document = document;
+  terrain_reader_init (&p->reader, bytes, "TDF");
+  p->size = terrain_reader_get_size (&p->reader);
+  r = p->reader;
+  if (!terrain_reader_peek_bytes (&r, p->size, &p->data, NULL))
+    p->size = 0;
+}
+
 /* The byte at @pos, or -1 past the end. */
-static int
+static inline int
 peek_at (const Parser *p,
          gsize         pos)
 {
-  TerrainReader r = p->reader;
-  const guint8 *byte;
-
-  if (pos >= terrain_reader_get_size (&r) ||
-      !terrain_reader_seek (&r, pos, NULL) ||
-      !terrain_reader_peek_bytes (&r, 1, &byte, NULL))
-    return -1;
-  return byte[0];
+  return pos < p->size ? p->data[pos] : -1;
 }
 
 static inline int
@@ -202,7 +247,8 @@ peek (const Parser *p)
   return peek_at (p, p->pos);
 }
 
-/* Copies [start, end) of the text as a NUL-terminated string. */
+/* Copies [start, end) of the text as a NUL-terminated string (which ends
+ * at the first NUL byte, if the span holds one). */
 static char *
 copy_span (const TerrainReader *reader,
            gsize                start,
@@ -216,6 +262,29 @@ copy_span (const TerrainReader *reader,
       !terrain_reader_peek_bytes (&r, end - start, &data, NULL))
     g_assert_not_reached ();
   return g_strndup ((const char *) data, end - start);
+}
+
+/* The part of [start, end) that g_strstrip (copy_span ()) keeps: up to the
+ * first NUL byte, without the ASCII blanks around it. */
+static void
+effective_span (const Parser *p,
+                gsize         start,
+                gsize         end,
+                gsize        *out_start,
+                gsize        *out_end)
+{
+  const guint8 *nul;
+
+  g_assert (start <= end && end <= p->size);
+  nul = memchr (p->data + start, 0, end - start);
+  if (nul != NULL)
+    end = (gsize) (nul - p->data);
+  while (start < end && g_ascii_isspace (p->data[start]))
+    start++;
+  while (end > start && g_ascii_isspace (p->data[end - 1]))
+    end--;
+  *out_start = start;
+  *out_end = end;
 }
 
 static void
@@ -339,7 +408,7 @@ skip_trivia (Parser  *p,
         }
       if (c == ';')
         {
-          if (priv->stray_semicolons++ == 0)
+          if (p->count_strays && priv->stray_semicolons++ == 0)
             priv->first_stray = p->pos;
           p->pos++;
           continue;
@@ -359,17 +428,24 @@ skip_trivia (Parser  *p,
 
 static gboolean parse_body (Parser            *p,
                             TerrainTdfSection *section,
+                            guint              depth,
+                            gboolean          *closed,
                             GError           **error);
 
+/* A block at p->pos ('['), inside @parent (at @parent_depth); without
+ * building, @parent is NULL and @item (if any) receives what was found. */
 static gboolean
 parse_section (Parser            *p,
                TerrainTdfSection *parent,
+               guint              parent_depth,
+               ScanItem          *item,
                GError           **error)
 {
   gsize start = p->pos;
-  gsize name_start = p->pos + 1;
+  gsize name_start = p->pos + 1, name_end;
   g_autofree char *name = NULL;
-  TerrainTdfSection *section;
+  TerrainTdfSection *section = NULL;
+  gboolean closed;
   int c;
 
   p->pos++;
@@ -389,17 +465,22 @@ parse_section (Parser            *p,
                             c == '{' ? "'{'" : "'}'");
       p->pos++;
     }
-  name = g_strstrip (copy_span (&p->reader, name_start, p->pos));
+  name_end = p->pos;
+  /* The name is copied to build a block, or for a message. */
+  if (p->build || parent_depth + 1 > TERRAIN_TDF_MAX_DEPTH)
+    name = g_strstrip (copy_span (&p->reader, name_start, name_end));
   p->pos++;
 
-  if (parent->depth + 1 > TERRAIN_TDF_MAX_DEPTH)
+  if (parent_depth + 1 > TERRAIN_TDF_MAX_DEPTH)
     return parse_error (p, error, TERRAIN_ERROR_LIMIT_EXCEEDED, start,
                         "block [%s] nests %u deep, more than the limit of %d",
-                        name, parent->depth + 1, TERRAIN_TDF_MAX_DEPTH);
+                        name, parent_depth + 1, TERRAIN_TDF_MAX_DEPTH);
 
   if (!skip_trivia (p, error))
     return FALSE;
   c = peek (p);
+  if (c != '{' && name == NULL)
+    name = g_strstrip (copy_span (&p->reader, name_start, name_end));
   if (c == -1)
     return parse_error (p, error, TERRAIN_ERROR_TRUNCATED, p->pos,
                         "block [%s] has no '{' before the end of the file", name);
@@ -409,26 +490,49 @@ parse_section (Parser            *p,
                         g_ascii_isprint (c) ? c : '?');
   p->pos++;
 
-  section = section_new (p->document, parent, name, TRUE);
-  section->node.start = start;
-  section->body_start = p->pos;
-  g_ptr_array_add (parent->children, section);
-  g_ptr_array_add (parent->sections, section);
+  if (p->build)
+    {
+      section = section_new (p->document, parent, name, TRUE);
+      section->node.start = start;
+      section->body_start = p->pos;
+      g_ptr_array_add (parent->children, section);
+      g_ptr_array_add (parent->sections, section);
+    }
+  if (item != NULL)
+    {
+      item->kind = NODE_SECTION;
+      item->start = start;
+      item->body_start = p->pos;
+      effective_span (p, name_start, name_end, &item->name_start, &item->name_end);
+    }
 
-  return parse_body (p, section, error);
+  if (!parse_body (p, section, parent_depth + 1, &closed, error))
+    return FALSE;
+  if (item != NULL)
+    {
+      item->end = p->pos;
+      item->closed = closed;
+    }
+  return TRUE;
 }
 
+/* A key at p->pos; see parse_section() for @section and @item. */
 static gboolean
 parse_entry (Parser            *p,
              TerrainTdfSection *section,
+             ScanItem          *item,
              GError           **error)
 {
   gsize start = p->pos;
-  gsize key_end;
+  gsize key_end, key_start_kept, key_end_kept;
+  gsize value_from;
   gsize value_start = G_MAXSIZE, value_end = 0;
-  g_autofree char *raw_key = NULL;
-  GString *value = g_string_new (NULL);
+  GString *value = NULL;
   gboolean multiline = FALSE;
+  /* The value's line breaks as the tree sees them (the value ends at a NUL
+   * byte, blanks around it excluded): a '\n' with value bytes on both
+   * sides. */
+  gboolean ended = FALSE, started = FALSE, pending = FALSE, inside = FALSE;
   TdfEntry *entry;
   int c;
 
@@ -442,7 +546,6 @@ parse_entry (Parser            *p,
           g_autofree char *text = g_strstrip (copy_span (&p->reader, start, p->pos));
           g_autofree char *shown = terrain_tdf_to_utf8 (text);
 
-          g_string_free (value, TRUE);
           if (c == -1)
             return parse_error (p, error, TERRAIN_ERROR_TRUNCATED, start,
                                 "key \"%s\" has no '=' before the end of the file", shown);
@@ -455,13 +558,13 @@ parse_entry (Parser            *p,
       p->pos++;
     }
   key_end = p->pos;
-  raw_key = g_strstrip (copy_span (&p->reader, start, key_end));
-  if (raw_key[0] == '\0')
-    {
-      g_string_free (value, TRUE);
-      return parse_error (p, error, TERRAIN_ERROR_INVALID_VALUE, start, "'=' without a key");
-    }
+  effective_span (p, start, key_end, &key_start_kept, &key_end_kept);
+  if (key_start_kept == key_end_kept)
+    return parse_error (p, error, TERRAIN_ERROR_INVALID_VALUE, start, "'=' without a key");
   p->pos++;
+  value_from = p->pos;
+  if (p->build)
+    value = g_string_new (NULL);
 
   /* The value runs to the next ';' outside a comment; comments inside it are
    * not part of the value. */
@@ -473,9 +576,11 @@ parse_entry (Parser            *p,
       c = peek (p);
       if (c == -1)
         {
+          g_autofree char *raw_key = g_strstrip (copy_span (&p->reader, start, key_end));
           g_autofree char *shown = terrain_tdf_to_utf8 (raw_key);
 
-          g_string_free (value, TRUE);
+          if (value != NULL)
+            g_string_free (value, TRUE);
           return parse_error (p, error, TERRAIN_ERROR_TRUNCATED, start,
                               "value of key \"%s\" has no ';' before the end of the file",
                               shown);
@@ -484,7 +589,8 @@ parse_entry (Parser            *p,
         break;
       if (!skip_comment (p, &comment, error))
         {
-          g_string_free (value, TRUE);
+          if (value != NULL)
+            g_string_free (value, TRUE);
           return FALSE;
         }
       if (comment)
@@ -502,34 +608,65 @@ parse_entry (Parser            *p,
         }
       else if (c == '\n')
         multiline = TRUE;
-      g_string_append_c (value, (char) c);
+      if (!ended)
+        {
+          if (c == 0)
+            ended = TRUE;
+          else if (!g_ascii_isspace (c))
+            {
+              inside |= pending;
+              started = TRUE;
+            }
+          else if (c == '\n' && started)
+            pending = TRUE;
+        }
+      if (value != NULL)
+        g_string_append_c (value, (char) c);
       p->pos++;
     }
   if (value_start == G_MAXSIZE)
     value_start = value_end = p->pos;
 
-  entry = g_new0 (TdfEntry, 1);
-  entry->node.kind = NODE_ENTRY;
-  entry->node.from_source = TRUE;
-  entry->node.start = start;
-  entry->node.end = p->pos + 1;
-  entry->parent = section;
-  entry->key = g_steal_pointer (&raw_key);
-  entry->value = g_strstrip (g_string_free (value, FALSE));
-  entry->value_start = value_start;
-  entry->value_end = value_end;
-  /* A line break inside the value itself (not before or after it). */
-  entry->multiline = multiline && strchr (entry->value, '\n') != NULL;
+  if (p->build)
+    {
+      entry = g_new0 (TdfEntry, 1);
+      entry->node.kind = NODE_ENTRY;
+      entry->node.from_source = TRUE;
+      entry->node.start = start;
+      entry->node.end = p->pos + 1;
+      entry->parent = section;
+      entry->key = g_strstrip (copy_span (&p->reader, start, key_end));
+      entry->value = g_strstrip (g_string_free (value, FALSE));
+      entry->value_start = value_start;
+      entry->value_end = value_end;
+      /* A line break inside the value itself (not before or after it). */
+      entry->multiline = multiline && strchr (entry->value, '\n') != NULL;
+      g_ptr_array_add (section->children, entry);
+      g_ptr_array_add (section->entries, entry);
+    }
+  if (item != NULL)
+    {
+      item->kind = NODE_ENTRY;
+      item->start = start;
+      item->end = p->pos + 1;
+      item->name_start = key_start_kept;
+      item->name_end = key_end_kept;
+      item->value_from = value_from;
+      item->value_to = p->pos;
+      item->multiline = inside;
+    }
   p->pos++;
 
-  g_ptr_array_add (section->children, entry);
-  g_ptr_array_add (section->entries, entry);
   return TRUE;
 }
 
+/* The items of a block (or of the file level, at depth 0) up to its '}'
+ * or the end of the text; @closed tells which. */
 static gboolean
 parse_body (Parser            *p,
             TerrainTdfSection *section,
+            guint              depth,
+            gboolean          *closed,
             GError           **error)
 {
   for (;;)
@@ -544,45 +681,73 @@ parse_body (Parser            *p,
         {
           /* Accepted, as the game's own reader does; validation reports it
            * and the writer adds nothing. */
-          section->closed = section->depth == 0;
-          section->node.end = p->pos;
+          *closed = depth == 0;
+          if (section != NULL)
+            {
+              section->closed = *closed;
+              section->node.end = p->pos;
+            }
           return TRUE;
         }
       if (c == '}')
         {
-          if (section->depth == 0)
+          if (depth == 0)
             return parse_error (p, error, TERRAIN_ERROR_INVALID_VALUE, p->pos,
                                 "'}' closes no block");
           p->pos++;
-          section->node.end = p->pos;
+          *closed = TRUE;
+          if (section != NULL)
+            section->node.end = p->pos;
           return TRUE;
         }
       if (c == '[')
         {
-          if (!parse_section (p, section, error))
+          if (!parse_section (p, section, depth, NULL, error))
             return FALSE;
           continue;
         }
       if (c == '{')
         return parse_error (p, error, TERRAIN_ERROR_INVALID_VALUE, p->pos,
                             "'{' without a [name] before it");
-      if (!parse_entry (p, section, error))
+      if (!parse_entry (p, section, NULL, error))
         return FALSE;
     }
 }
 
+/* The next item of a block whose body the parser is in (read without
+ * building): FALSE at the block's end. The text was checked on opening, so
+ * reading it again cannot fail. */
+static gboolean
+next_item (Parser   *p,
+           guint     depth,
+           ScanItem *item)
+{
+  gboolean ok;
+  int c;
+
+  g_assert (!p->build && !p->count_strays);
+
+  if (!skip_trivia (p, NULL))
+    g_return_val_if_reached (FALSE);
+  c = peek (p);
+  if (c == -1 || c == '}')
+    return FALSE;
+  if (c == '[')
+    ok = parse_section (p, NULL, depth, item, NULL);
+  else
+    ok = parse_entry (p, NULL, item, NULL);
+  g_return_val_if_fail (ok, FALSE);
+  return TRUE;
+}
+
 static void
 detect_style (TerrainTdfDocument *self,
-              const TerrainReader *reader)
+              const Parser       *p)
 {
   TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
-  TerrainReader r = *reader;
-  gsize size = terrain_reader_get_size (reader);
-  const guint8 *data;
+  gsize size = p->size;
+  const guint8 *data = p->data;
   gboolean newline_known = FALSE;
-
-  if (!terrain_reader_peek_bytes (&r, size, &data, NULL))
-    return;
 
   for (gsize i = 0; i < size; i++)
     {
@@ -600,16 +765,15 @@ detect_style (TerrainTdfDocument *self,
 
           if (data[i + 1] == '\t')
             {
-              g_free (priv->indent_unit);
-              priv->indent_unit = g_strdup ("\t");
+              g_strlcpy (priv->indent_unit, "\t", sizeof priv->indent_unit);
               return;
             }
           while (i + 1 + n < size && data[i + 1 + n] == ' ' && n < 8)
             n++;
           if (i + 1 + n < size && !is_blank (data[i + 1 + n]))
             {
-              g_free (priv->indent_unit);
-              priv->indent_unit = g_strnfill (n, ' ');
+              memset (priv->indent_unit, ' ', n);
+              priv->indent_unit[n] = '\0';
               return;
             }
         }
@@ -623,32 +787,58 @@ terrain_tdf_document_parse (TerrainTdfDocument   *self,
                             const TerrainLimits  *limits,
                             GError              **error)
 {
-  TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
-  Parser p = { self, { 0 }, 0 };
-  gsize size;
+  Parser p;
+  gboolean closed;
 
   g_return_val_if_fail (TERRAIN_IS_TDF_DOCUMENT (self), FALSE);
   g_return_val_if_fail (bytes != NULL, FALSE);
 
-  terrain_reader_init (&p.reader, bytes, "TDF");
-  size = terrain_reader_get_size (&p.reader);
+  parser_init (&p, self, bytes);
+  p.count_strays = TRUE;
 
   /* Every node needs a few bytes of text, so the text's size bounds what the
-   * model can cost; refuse texts whose worst case exceeds the budget. */
-  if (!terrain_limits_check_alloc (limits, size / MIN_NODE_BYTES + 1, NODE_COST,
+   * tree can cost once it is built; refuse texts whose worst case exceeds
+   * the budget. */
+  if (!terrain_limits_check_alloc (limits, p.size / MIN_NODE_BYTES + 1, NODE_COST,
                                    "parsed blocks and keys", "TDF", 0, error))
     return FALSE;
 
-  detect_style (self, &p.reader);
-  priv->root->node.start = 0;
-  priv->root->body_start = 0;
+  detect_style (self, &p);
 
-  if (!parse_body (&p, priv->root, error))
+  /* Only checked here: the tree is built on first access (ensure_tree ()). */
+  if (!parse_body (&p, NULL, 0, &closed, error))
     return FALSE;
-  priv->root->node.end = size;
 
   terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, format);
   return TRUE;
+}
+
+/* Builds the tree from the kept text, once; a document made from nothing
+ * gets an empty file level. */
+static TerrainTdfSection *
+ensure_tree (TerrainTdfDocument *self)
+{
+  TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
+  GBytes *source;
+  Parser p;
+  gboolean closed;
+
+  if (priv->root != NULL)
+    return priv->root;
+
+  priv->root = section_new (self, NULL, NULL, TRUE);
+  source = terrain_document_get_source_bytes (TERRAIN_DOCUMENT (self));
+  if (source == NULL)
+    return priv->root;
+
+  parser_init (&p, self, source);
+  p.build = TRUE;
+  if (!parse_body (&p, priv->root, 0, &closed, NULL))
+    g_assert_not_reached ();
+  priv->root->node.start = 0;
+  priv->root->body_start = 0;
+  priv->root->node.end = p.size;
+  return priv->root;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -685,7 +875,10 @@ terrain_tdf_document_new (void)
  * `/ * * /` comments; stray `;` between items are tolerated, and so is a file
  * that ends before its last `}` (validation reports it). Keys and block
  * names are matched case-insensitively. The bytes are kept: an unedited
- * document writes back byte for byte.
+ * document writes back byte for byte. Parsing checks the whole text but
+ * builds nothing: the tree of blocks and keys is built when a block is
+ * first asked for (validation reads the text and builds none), so an
+ * opened file costs little more than its size.
  *
  * Returns: (transfer full) (nullable): the document, or %NULL with
  *   %TERRAIN_ERROR_TRUNCATED (a comment, block name or value not closed
@@ -757,11 +950,9 @@ terrain_tdf_document_new_from_file (GFile                *file,
 TerrainTdfSection *
 terrain_tdf_document_get_root (TerrainTdfDocument *self)
 {
-  TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
-
   g_return_val_if_fail (TERRAIN_IS_TDF_DOCUMENT (self), NULL);
 
-  return priv->root;
+  return ensure_tree (self);
 }
 
 /**
@@ -779,7 +970,6 @@ TerrainTdfSection *
 terrain_tdf_document_find_section (TerrainTdfDocument *self,
                                    const char         *path)
 {
-  TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
   g_auto(GStrv) names = NULL;
   TerrainTdfSection *section;
 
@@ -787,7 +977,7 @@ terrain_tdf_document_find_section (TerrainTdfDocument *self,
   g_return_val_if_fail (path != NULL, NULL);
 
   names = g_strsplit (path, "/", -1);
-  section = priv->root;
+  section = ensure_tree (self);
   for (guint i = 0; names[i] != NULL && section != NULL; i++)
     {
       g_strstrip (names[i]);
@@ -993,6 +1183,28 @@ terrain_tdf_section_get_value (const TerrainTdfSection *section,
   return entry != NULL ? entry->value : NULL;
 }
 
+/* A decimal integer: an optional sign, then digits, nothing else. */
+static gboolean
+parse_int (const char *text,
+           gint64     *value)
+{
+  char *end = NULL;
+  gint64 v;
+
+  if (text == NULL || text[0] == '\0')
+    return FALSE;
+  if (!g_ascii_isdigit (text[0]) && !((text[0] == '-' || text[0] == '+') &&
+                                      g_ascii_isdigit (text[1])))
+    return FALSE;
+  errno = 0;
+  v = g_ascii_strtoll (text, &end, 10);
+  if (errno != 0 || end == NULL || *end != '\0')
+    return FALSE;
+  if (value != NULL)
+    *value = v;
+  return TRUE;
+}
+
 /**
  * terrain_tdf_section_get_int:
  * @section: a #TerrainTdfSection
@@ -1009,26 +1221,10 @@ terrain_tdf_section_get_int (const TerrainTdfSection *section,
                              const char              *key,
                              gint64                  *value)
 {
-  const char *text;
-  char *end = NULL;
-  gint64 v;
-
   g_return_val_if_fail (section != NULL, FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
-  text = terrain_tdf_section_get_value (section, key);
-  if (text == NULL || text[0] == '\0')
-    return FALSE;
-  if (!g_ascii_isdigit (text[0]) && !((text[0] == '-' || text[0] == '+') &&
-                                      g_ascii_isdigit (text[1])))
-    return FALSE;
-  errno = 0;
-  v = g_ascii_strtoll (text, &end, 10);
-  if (errno != 0 || end == NULL || *end != '\0')
-    return FALSE;
-  if (value != NULL)
-    *value = v;
-  return TRUE;
+  return parse_int (terrain_tdf_section_get_value (section, key), value);
 }
 
 /**
@@ -1180,7 +1376,6 @@ cut_node (TerrainTdfDocument *self,
 {
   TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
   GBytes *source = terrain_document_get_source_bytes (TERRAIN_DOCUMENT (self));
-  TerrainReader reader;
   Span span;
   Parser p;
 
@@ -1188,9 +1383,7 @@ cut_node (TerrainTdfDocument *self,
     return;
 
   /* The node, the blanks before it on its line, and that line's break. */
-  terrain_reader_init (&reader, source, "TDF");
-  p.document = self;
-  p.reader = reader;
+  parser_init (&p, self, source);
   span.start = node->start;
   span.end = node->end;
   while (span.start > 0 && (peek_at (&p, span.start - 1) == ' ' ||
@@ -1202,6 +1395,8 @@ cut_node (TerrainTdfDocument *self,
       if (span.start > 0 && peek_at (&p, span.start - 1) == '\r')
         span.start--;
     }
+  if (priv->cuts == NULL)
+    priv->cuts = g_array_new (FALSE, FALSE, sizeof (Span));
   g_array_append_val (priv->cuts, span);
 }
 
@@ -1328,6 +1523,7 @@ typedef struct
 typedef struct
 {
   TerrainTdfDocument *document;
+  GBytes *text;
   TerrainReader reader;
   GArray *splices;
 } Writer;
@@ -1369,10 +1565,11 @@ static char *
 line_indent (Writer *w,
              gsize   offset)
 {
-  Parser p = { w->document, w->reader, 0 };
   gsize start = offset;
+  Parser p;
   int c;
 
+  parser_init (&p, w->document, w->text);
   while (start > 0 && ((c = peek_at (&p, start - 1)) == ' ' || c == '\t'))
     start--;
   if (start > 0 && peek_at (&p, start - 1) != '\n')
@@ -1526,17 +1723,21 @@ terrain_tdf_document_save_to_bytes (TerrainDocument  *document,
   TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
   GBytes *source = terrain_document_get_source_bytes (document);
   g_autoptr(GBytes) empty = g_bytes_new_static ("", 0);
-  Writer w = { self, { 0 }, NULL };
+  Writer w = { self, source != NULL ? source : empty, { 0 }, NULL };
   GString *out;
   gsize size, cursor = 0;
 
-  terrain_reader_init (&w.reader, source != NULL ? source : empty, "TDF");
+  /* No tree, so no edit: the text as it was read. */
+  if (priv->root == NULL && source != NULL)
+    return g_bytes_ref (source);
+
+  terrain_reader_init (&w.reader, w.text, "TDF");
   size = terrain_reader_get_size (&w.reader);
   w.splices = g_array_new (FALSE, FALSE, sizeof (Splice));
   g_array_set_clear_func (w.splices, (GDestroyNotify) splice_clear);
 
-  collect_splices (&w, priv->root);
-  for (guint i = 0; i < priv->cuts->len; i++)
+  collect_splices (&w, ensure_tree (self));
+  for (guint i = 0; priv->cuts != NULL && i < priv->cuts->len; i++)
     {
       const Span *cut = &g_array_index (priv->cuts, Span, i);
 
@@ -1577,6 +1778,290 @@ terrain_tdf_document_save_to_bytes (TerrainDocument  *document,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Reading without the tree                                                  */
+
+/*
+ * Validation reads the kept text directly, so that opening and validating
+ * a file never builds the tree (which costs several times the text); once
+ * the tree exists (something asked for a section, or an edit was made) the
+ * same functions read the tree instead, edits included.
+ */
+
+/* One key or block directly inside a block, from the tree or the text. */
+typedef struct
+{
+  NodeKind kind;
+  const char *name;         /* key or block name; not NUL-terminated */
+  gsize name_len;
+  gint64 offset;            /* first byte in the source; -1 when from an edit */
+  gboolean multiline;       /* entries */
+  gsize value_from;         /* entries read from the text */
+  gsize value_to;
+  TdfEntry *entry;          /* entries read from the tree */
+  TerrainTdfRef child;      /* blocks */
+} RefItem;
+
+static void
+text_parser (TerrainTdfDocument *self,
+             Parser             *p)
+{
+  GBytes *source = terrain_document_get_source_bytes (TERRAIN_DOCUMENT (self));
+  g_autoptr(GBytes) empty = NULL;
+
+  if (source == NULL)
+    source = empty = g_bytes_new_static ("", 0);
+  parser_init (p, self, source);
+}
+
+void
+terrain_tdf_document_get_root_ref (TerrainTdfDocument *self,
+                                   TerrainTdfRef      *root)
+{
+  TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
+  GBytes *source = terrain_document_get_source_bytes (TERRAIN_DOCUMENT (self));
+
+  memset (root, 0, sizeof *root);
+  root->section = source != NULL ? priv->root : ensure_tree (self);
+  root->end = source != NULL ? g_bytes_get_size (source) : 0;
+  root->closed = TRUE;
+}
+
+static void
+ref_from_section (TerrainTdfSection *section,
+                  TerrainTdfRef     *ref)
+{
+  memset (ref, 0, sizeof *ref);
+  ref->section = section;
+  ref->start = section->node.start;
+  ref->body_start = section->body_start;
+  ref->end = section->node.end;
+  ref->depth = section->depth;
+  ref->closed = section->closed;
+}
+
+/* The next item of @parent; *@cursor starts at 0. */
+static gboolean
+ref_next_item (TerrainTdfDocument  *self,
+               const TerrainTdfRef *parent,
+               gsize               *cursor,
+               RefItem             *item)
+{
+  Parser p;
+  ScanItem scan;
+
+  memset (item, 0, sizeof *item);
+  if (parent->section != NULL)
+    {
+      GPtrArray *children = parent->section->children;
+      TdfNode *node;
+
+      if (*cursor >= children->len)
+        return FALSE;
+      node = g_ptr_array_index (children, (*cursor)++);
+      item->kind = node->kind;
+      item->offset = node->from_source ? (gint64) node->start : -1;
+      if (node->kind == NODE_ENTRY)
+        {
+          item->entry = (TdfEntry *) node;
+          item->name = item->entry->key;
+          item->multiline = item->entry->multiline;
+        }
+      else
+        {
+          ref_from_section ((TerrainTdfSection *) node, &item->child);
+          item->name = item->child.section->name;
+        }
+      item->name_len = strlen (item->name);
+      return TRUE;
+    }
+
+  text_parser (self, &p);
+  p.pos = *cursor == 0 ? parent->body_start : *cursor - 1;
+  if (!next_item (&p, parent->depth, &scan))
+    return FALSE;
+  *cursor = p.pos + 1;
+
+  item->kind = scan.kind;
+  item->name = (const char *) p.data + scan.name_start;
+  item->name_len = scan.name_end - scan.name_start;
+  item->offset = (gint64) scan.start;
+  item->multiline = scan.multiline;
+  item->value_from = scan.value_from;
+  item->value_to = scan.value_to;
+  if (scan.kind == NODE_SECTION)
+    {
+      item->child.start = scan.start;
+      item->child.body_start = scan.body_start;
+      item->child.end = scan.end;
+      item->child.name_start = scan.name_start;
+      item->child.name_end = scan.name_end;
+      item->child.depth = parent->depth + 1;
+      item->child.closed = scan.closed;
+    }
+  return TRUE;
+}
+
+static gboolean
+item_has_name (const RefItem *item,
+               const char    *name,
+               gsize          len)
+{
+  return item->name_len == len && g_ascii_strncasecmp (item->name, name, len) == 0;
+}
+
+gboolean
+terrain_tdf_ref_next_section (TerrainTdfDocument  *self,
+                              const TerrainTdfRef *parent,
+                              gsize               *cursor,
+                              TerrainTdfRef       *child)
+{
+  RefItem item;
+
+  while (ref_next_item (self, parent, cursor, &item))
+    if (item.kind == NODE_SECTION)
+      {
+        *child = item.child;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+terrain_tdf_ref_find_section (TerrainTdfDocument  *self,
+                              const TerrainTdfRef *parent,
+                              const char          *name,
+                              TerrainTdfRef       *child)
+{
+  gsize cursor = 0, len = strlen (name);
+  RefItem item;
+
+  while (ref_next_item (self, parent, &cursor, &item))
+    if (item.kind == NODE_SECTION && item_has_name (&item, name, len))
+      {
+        *child = item.child;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+terrain_tdf_text_clear (TerrainTdfText *text)
+{
+  g_clear_pointer (&text->heap, g_free);
+}
+
+/* Room for @len bytes and a NUL in @text. */
+static char *
+text_room (TerrainTdfText *text,
+           gsize           len)
+{
+  terrain_tdf_text_clear (text);
+  if (len < sizeof text->inline_text)
+    return text->inline_text;
+  text->heap = g_malloc (len + 1);
+  return text->heap;
+}
+
+const char *
+terrain_tdf_ref_get_name (TerrainTdfDocument  *self,
+                          const TerrainTdfRef *ref,
+                          TerrainTdfText      *text)
+{
+  Parser p;
+  gsize len = ref->name_end - ref->name_start;
+  char *out;
+
+  if (ref->section != NULL)
+    return ref->section->name;
+  if (ref->depth == 0)
+    return NULL;
+
+  text_parser (self, &p);
+  out = text_room (text, len);
+  memcpy (out, p.data + ref->name_start, len);
+  out[len] = '\0';
+  return out;
+}
+
+/* The value of the key read from the text at [from, to), as the tree holds
+ * it: comments left out, up to a NUL byte, blanks around it excluded. */
+static const char *
+text_value (TerrainTdfDocument *self,
+            gsize               from,
+            gsize               to,
+            TerrainTdfText     *text)
+{
+  Parser p;
+  gsize len = 0;
+  char *out;
+
+  text_parser (self, &p);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      gsize n = 0;
+
+      out = pass == 0 ? NULL : text_room (text, len);
+      p.pos = from;
+      while (p.pos < to)
+        {
+          gboolean comment;
+          int c;
+
+          if (!skip_comment (&p, &comment, NULL))
+            g_return_val_if_reached (NULL);
+          if (comment)
+            continue;
+          c = p.data[p.pos++];
+          if (c == 0)
+            break;
+          if (out != NULL)
+            out[n] = (char) c;
+          n++;
+        }
+      len = n;
+    }
+  out[len] = '\0';
+  return g_strstrip (out);
+}
+
+const char *
+terrain_tdf_ref_get_value (TerrainTdfDocument  *self,
+                           const TerrainTdfRef *ref,
+                           const char          *key,
+                           TerrainTdfText      *text)
+{
+  gsize cursor = 0, len = strlen (key);
+  RefItem item;
+
+  if (ref->section != NULL)
+    return terrain_tdf_section_get_value (ref->section, key);
+
+  while (ref_next_item (self, ref, &cursor, &item))
+    if (item.kind == NODE_ENTRY && item_has_name (&item, key, len))
+      return text_value (self, item.value_from, item.value_to, text);
+  return NULL;
+}
+
+gboolean
+terrain_tdf_ref_get_int (TerrainTdfDocument  *self,
+                         const TerrainTdfRef *ref,
+                         const char          *key,
+                         gint64              *value)
+{
+  g_auto(TerrainTdfText) text = { { 0 }, NULL };
+
+  return parse_int (terrain_tdf_ref_get_value (self, ref, key, &text), value);
+}
+
+gint64
+terrain_tdf_ref_get_offset (const TerrainTdfRef *ref)
+{
+  if (ref->section != NULL)
+    return terrain_tdf_section_get_offset (ref->section);
+  return (gint64) ref->start;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Validation and description                                               */
 
 typedef struct
@@ -1589,6 +2074,39 @@ typedef struct
   guint multiline;
   guint unclosed;
 } Checker;
+
+/* The block names from the file level down to a block, for messages. */
+typedef struct _PathFrame PathFrame;
+struct _PathFrame
+{
+  const PathFrame *parent;
+  const char *name;
+  gsize len;
+};
+
+/* "[GlobalHeader] > [Schema 0]" */
+static char *
+frame_path (const PathFrame *frame)
+{
+  GString *path = g_string_new (NULL);
+  GPtrArray *chain = g_ptr_array_new ();
+  char *shown;
+
+  for (const PathFrame *f = frame; f != NULL; f = f->parent)
+    g_ptr_array_add (chain, (gpointer) f);
+  for (guint i = chain->len; i > 0; i--)
+    {
+      const PathFrame *f = g_ptr_array_index (chain, i - 1);
+
+      g_string_append_printf (path, "%s[%.*s]", path->len > 0 ? " > " : "", (int) f->len, f->name);
+    }
+  g_ptr_array_unref (chain);
+  if (path->len == 0)
+    g_string_append (path, "file level");
+  shown = terrain_tdf_to_utf8 (path->str);
+  g_string_free (path, TRUE);
+  return shown;
+}
 
 /* "[GlobalHeader] > [Schema 0]" */
 static char *
@@ -1614,86 +2132,214 @@ section_path (const TerrainTdfSection *section)
   return shown;
 }
 
-static void
-add_issue (Checker       *c,
-           guint         *counter,
-           const char    *kind,
-           const TdfNode *node,
-           const char    *message)
+/* Whether a finding of a kind counted by @counter is still listed. */
+static gboolean
+listed (guint *counter)
 {
-  guint line = 0, column = 0;
-
-  (*counter)++;
-  if (*counter > MAX_ISSUES_PER_KIND)
-    return;
-  if (!node->from_source)
-    {
-      g_ptr_array_add (c->issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, kind, -1, -1,
-                                                     "%s", message));
-      return;
-    }
-  line_and_column (&c->reader, node->start, &line, &column);
-  g_ptr_array_add (c->issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, kind,
-                                                 (gint64) node->start, -1,
-                                                 "%s (line %u)", message, line));
+  return ++*counter <= MAX_ISSUES_PER_KIND;
 }
 
 static void
-check_section (Checker           *c,
-               TerrainTdfSection *section)
+add_issue (Checker    *c,
+           gint64      offset,
+           const char *message)
 {
-  g_autofree char *path = section_path (section);
-  g_autoptr(GHashTable) names = NULL;
+  guint line = 0, column = 0;
 
-  if (!section->closed)
+  if (offset < 0)
+    {
+      g_ptr_array_add (c->issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF", -1, -1,
+                                                     "%s", message));
+      return;
+    }
+  line_and_column (&c->reader, (gsize) offset, &line, &column);
+  g_ptr_array_add (c->issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF", offset, -1,
+                                                 "%s (line %u)", message, line));
+}
+
+static char *
+item_name_utf8 (const RefItem *item)
+{
+  g_autofree char *name = g_strndup (item->name, item->name_len);
+
+  return terrain_tdf_to_utf8 (name);
+}
+
+/* Repeated names among the items of one kind in a block: the first counts
+ * and each later one is reported. The names of the first few items are
+ * kept on the stack (pointers into the text or the tree) and compared
+ * directly. A block with more is compared by reading it again from its
+ * start, which allocates nothing, unless that would cost too much (many
+ * items over much text): then the folded names go into a set, which costs
+ * little next to such a text. */
+#define FEW_NAMES 32
+#define RESCAN_BUDGET (1u << 22)
+
+typedef struct
+{
+  TerrainTdfDocument *document;
+  const TerrainTdfRef *parent;
+  NodeKind kind;
+  guint n;                        /* items of @kind seen so far */
+  const char *names[FEW_NAMES];
+  gsize lengths[FEW_NAMES];
+  gboolean rescan;
+  GHashTable *folded;
+} Repeats;
+
+static void
+repeats_init (Repeats             *r,
+              TerrainTdfDocument  *document,
+              const TerrainTdfRef *parent,
+              NodeKind             kind)
+{
+  r->document = document;
+  r->parent = parent;
+  r->kind = kind;
+  r->n = 0;
+  r->rescan = FALSE;
+  r->folded = NULL;
+}
+
+/* Past FEW_NAMES items: reading again costs the block's text (or, in the
+ * tree, its items) per item. */
+static void
+repeats_overflow (Repeats *r)
+{
+  guint64 count = 0, per_item;
+  gsize cursor = 0;
+  RefItem item;
+
+  while (ref_next_item (r->document, r->parent, &cursor, &item))
+    count += item.kind == r->kind;
+  per_item = r->parent->section != NULL ? count : r->parent->end - r->parent->body_start;
+  if (count * per_item <= RESCAN_BUDGET)
+    {
+      r->rescan = TRUE;
+      return;
+    }
+
+  r->folded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < FEW_NAMES; i++)
+    g_hash_table_add (r->folded, g_ascii_strdown (r->names[i], (gssize) r->lengths[i]));
+}
+
+/* Whether @item, the @index-th item of the block, repeats an earlier
+ * name. */
+static gboolean
+repeats_check (Repeats       *r,
+               const RefItem *item,
+               guint          index)
+{
+  gsize cursor = 0;
+  RefItem other;
+
+  if (r->n < FEW_NAMES)
+    {
+      for (guint i = 0; i < r->n; i++)
+        if (r->lengths[i] == item->name_len &&
+            g_ascii_strncasecmp (r->names[i], item->name, item->name_len) == 0)
+          return TRUE;
+      r->names[r->n] = item->name;
+      r->lengths[r->n] = item->name_len;
+      r->n++;
+      return FALSE;
+    }
+
+  if (r->n++ == FEW_NAMES)
+    repeats_overflow (r);
+
+  if (r->folded != NULL)
+    return !g_hash_table_add (r->folded, g_ascii_strdown (item->name, (gssize) item->name_len));
+
+  for (guint i = 0; i < index && ref_next_item (r->document, r->parent, &cursor, &other); i++)
+    if (other.kind == r->kind && item_has_name (&other, item->name, item->name_len))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+repeats_clear (Repeats *r)
+{
+  g_clear_pointer (&r->folded, g_hash_table_unref);
+}
+
+/* The block's path, made on its first finding. */
+static const char *
+lazy_path (char            **path,
+           const PathFrame  *frame)
+{
+  if (*path == NULL)
+    *path = frame_path (frame);
+  return *path;
+}
+
+static void
+check_section (Checker             *c,
+               const TerrainTdfRef *section,
+               const PathFrame     *frame)
+{
+  g_autofree char *path = NULL;
+  Repeats repeats;
+  RefItem item;
+  gsize cursor = 0;
+  guint index;
+
+  if (!section->closed && listed (&c->unclosed))
     {
       g_autofree char *message =
-        g_strdup_printf ("%s is not closed: the file ends before its '}'", path);
+        g_strdup_printf ("%s is not closed: the file ends before its '}'",
+                         lazy_path (&path, frame));
 
-      add_issue (c, &c->unclosed, "TDF", &section->node, message);
+      add_issue (c, terrain_tdf_ref_get_offset (section), message);
     }
 
-  for (guint i = 0; i < section->entries->len; i++)
+  repeats_init (&repeats, c->document, section, NODE_ENTRY);
+  for (index = 0; ref_next_item (c->document, section, &cursor, &item); index++)
     {
-      TdfEntry *entry = g_ptr_array_index (section->entries, i);
-      g_autofree char *key = terrain_tdf_to_utf8 (entry->key);
-
-      if (find_entry (section, entry->key) != entry)
+      if (item.kind != NODE_ENTRY)
+        continue;
+      if (repeats_check (&repeats, &item, index) && listed (&c->duplicate_keys))
         {
+          g_autofree char *key = item_name_utf8 (&item);
           g_autofree char *message =
             g_strdup_printf ("%s repeats key \"%s\"; the first one counts here, other "
-                             "readers may take the last", path, key);
+                             "readers may take the last", lazy_path (&path, frame), key);
 
-          add_issue (c, &c->duplicate_keys, "TDF", &entry->node, message);
+          add_issue (c, item.offset, message);
         }
-      if (entry->multiline)
+      if (item.multiline && listed (&c->multiline))
         {
+          g_autofree char *key = item_name_utf8 (&item);
           g_autofree char *message =
             g_strdup_printf ("%s: the value of key \"%s\" runs over a line break "
-                             "(a missing ';'?)", path, key);
+                             "(a missing ';'?)", lazy_path (&path, frame), key);
 
-          add_issue (c, &c->multiline, "TDF", &entry->node, message);
+          add_issue (c, item.offset, message);
         }
     }
+  repeats_clear (&repeats);
 
-  /* Folded names seen so far: feature files hold thousands of blocks. */
-  names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  for (guint i = 0; i < section->sections->len; i++)
+  repeats_init (&repeats, c->document, section, NODE_SECTION);
+  cursor = 0;
+  for (index = 0; ref_next_item (c->document, section, &cursor, &item); index++)
     {
-      TerrainTdfSection *child = g_ptr_array_index (section->sections, i);
-      char *folded = g_ascii_strdown (child->name, -1);
+      PathFrame child = { frame, item.name, item.name_len };
 
-      if (!g_hash_table_add (names, folded))
+      if (item.kind != NODE_SECTION)
+        continue;
+      if (repeats_check (&repeats, &item, index) && listed (&c->duplicate_sections))
         {
-          g_autofree char *child_path = section_path (child);
+          g_autofree char *child_path = frame_path (&child);
           g_autofree char *message =
             g_strdup_printf ("%s appears more than once in %s; lookups find the first",
-                             child_path, path);
+                             child_path, lazy_path (&path, frame));
 
-          add_issue (c, &c->duplicate_sections, "TDF", &child->node, message);
+          add_issue (c, item.offset, message);
         }
-      check_section (c, child);
+      check_section (c, &item.child, &child);
     }
+  repeats_clear (&repeats);
 }
 
 static void
@@ -1717,11 +2363,13 @@ terrain_tdf_document_validate (TerrainDocument *document)
   GBytes *source = terrain_document_get_source_bytes (document);
   g_autoptr(GBytes) empty = g_bytes_new_static ("", 0);
   Checker c = { self, { 0 }, NULL, 0, 0, 0, 0 };
+  TerrainTdfRef root;
 
   terrain_reader_init (&c.reader, source != NULL ? source : empty, "TDF");
   c.issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
 
-  check_section (&c, priv->root);
+  terrain_tdf_document_get_root_ref (self, &root);
+  check_section (&c, &root, NULL);
   add_summary (&c, c.duplicate_keys, "repeated keys");
   add_summary (&c, c.multiline, "values over line breaks");
   add_summary (&c, c.duplicate_sections, "repeated block names");
@@ -1772,7 +2420,8 @@ terrain_tdf_document_describe (TerrainDocument *document)
   GBytes *source = terrain_document_get_source_bytes (document);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   guint depth = 0;
-  guint keys = count_keys (priv->root, &depth);
+  TerrainTdfSection *root = ensure_tree (self);
+  guint keys = count_keys (root, &depth);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "format");
@@ -1783,16 +2432,16 @@ terrain_tdf_document_describe (TerrainDocument *document)
   json_builder_set_member_name (builder, "line_breaks");
   json_builder_add_string_value (builder, strcmp (priv->newline, "\r\n") == 0 ? "CRLF" : "LF");
   json_builder_set_member_name (builder, "blocks");
-  json_builder_add_int_value (builder, count_sections (priv->root));
+  json_builder_add_int_value (builder, count_sections (root));
   json_builder_set_member_name (builder, "keys");
   json_builder_add_int_value (builder, keys);
   json_builder_set_member_name (builder, "depth");
   json_builder_add_int_value (builder, depth);
   json_builder_set_member_name (builder, "top_level");
   json_builder_begin_array (builder);
-  for (guint i = 0; i < priv->root->sections->len; i++)
+  for (guint i = 0; i < root->sections->len; i++)
     {
-      TerrainTdfSection *section = g_ptr_array_index (priv->root->sections, i);
+      TerrainTdfSection *section = g_ptr_array_index (root->sections, i);
       g_autofree char *name = terrain_tdf_to_utf8 (section->name);
 
       json_builder_add_string_value (builder, name);
@@ -1830,7 +2479,6 @@ terrain_tdf_document_describe_offset (TerrainDocument *document,
                                       gsize            offset)
 {
   TerrainTdfDocument *self = TERRAIN_TDF_DOCUMENT (document);
-  TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
   GBytes *source = terrain_document_get_source_bytes (document);
   TerrainReader reader;
   const TdfNode *node;
@@ -1841,7 +2489,7 @@ terrain_tdf_document_describe_offset (TerrainDocument *document,
   terrain_reader_init (&reader, source, "TDF");
   line_and_column (&reader, offset, &line, &column);
 
-  node = node_at (priv->root, offset);
+  node = node_at (ensure_tree (self), offset);
   if (node == NULL)
     return g_strdup_printf ("between blocks (line %u)", line);
   if (node->kind == NODE_SECTION)
@@ -1870,7 +2518,6 @@ terrain_tdf_document_finalize (GObject *object)
     node_free (&priv->root->node);
   priv->root = NULL;
   g_clear_pointer (&priv->cuts, g_array_unref);
-  g_clear_pointer (&priv->indent_unit, g_free);
 
   G_OBJECT_CLASS (terrain_tdf_document_parent_class)->finalize (object);
 }
@@ -1894,8 +2541,6 @@ terrain_tdf_document_init (TerrainTdfDocument *self)
 {
   TerrainTdfDocumentPrivate *priv = terrain_tdf_document_get_instance_private (self);
 
-  priv->root = section_new (self, NULL, NULL, TRUE);
-  priv->cuts = g_array_new (FALSE, FALSE, sizeof (Span));
   priv->newline = "\r\n";
-  priv->indent_unit = g_strdup ("\t");
+  g_strlcpy (priv->indent_unit, "\t", sizeof priv->indent_unit);
 }
