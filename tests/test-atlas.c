@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 
 #include "libterrain.h"
+#include "terrain-test-fixtures.h"
+#include "terrain-test-util.h"
 
 #define MAGIC_ATLS   0x534C5441u
 #define MAGIC_ATSP   0x50535441u
@@ -116,64 +118,13 @@ static const FixtureSpec section8 = {
  */
 
 static void
-put_u8 (GByteArray *out,
-        guint8      v)
-{
-  g_byte_array_append (out, &v, 1);
-}
-
-static void
-put_u16 (GByteArray *out,
-         guint16     v)
-{
-  guint8 b[2] = { v & 0xff, v >> 8 };
-
-  g_byte_array_append (out, b, 2);
-}
-
-static void
-put_u32 (GByteArray *out,
-         guint32     v)
-{
-  guint8 b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
-
-  g_byte_array_append (out, b, 4);
-}
-
-static void
-put_f32 (GByteArray *out,
-         gfloat      f)
-{
-  guint32 v;
-
-  memcpy (&v, &f, 4);
-  put_u32 (out, v);
-}
-
-static void
-poke_u32 (guint8  *p,
-          guint32  v)
-{
-  p[0] = v & 0xff;
-  p[1] = (v >> 8) & 0xff;
-  p[2] = (v >> 16) & 0xff;
-  p[3] = v >> 24;
-}
-
-static guint32
-peek_u32 (const guint8 *p)
-{
-  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
-}
-
-static void
 put_box (GByteArray            *out,
          const TerrainAtlasBox *box)
 {
   for (guint i = 0; i < 3; i++)
-    put_f32 (out, box->min[i]);
+    terrain_test_put_f32 (out, box->min[i]);
   for (guint i = 0; i < 3; i++)
-    put_f32 (out, box->max[i]);
+    terrain_test_put_f32 (out, box->max[i]);
 }
 
 static guint
@@ -308,40 +259,40 @@ fx_geometry_body (guint32                version,
   GByteArray *out = g_byte_array_new ();
   guint nv = fx_n_vertices (stub);
 
-  put_u32 (out, previous);
+  terrain_test_put_u32 (out, previous);
   if (version >= 120)
     put_box (out, bounds);
-  put_u32 (out, N_INDICES);
-  put_u32 (out, SKIRT);
+  terrain_test_put_u32 (out, N_INDICES);
+  terrain_test_put_u32 (out, SKIRT);
   for (guint i = 0; i < N_INDICES; i++)
-    put_u16 (out, fixture_indices[i]);
-  put_u32 (out, nv);
+    terrain_test_put_u16 (out, fixture_indices[i]);
+  terrain_test_put_u32 (out, nv);
   for (guint i = 0; i < nv; i++)
     {
       TerrainAtlasVertex v;
 
       fx_vertex (toc, stub, i, version, &v);
       for (guint k = 0; k < 3; k++)
-        put_f32 (out, v.point[k]);
-      put_f32 (out, v.tex_coord[0]);
-      put_f32 (out, v.tex_coord[1]);
+        terrain_test_put_f32 (out, v.point[k]);
+      terrain_test_put_f32 (out, v.tex_coord[0]);
+      terrain_test_put_f32 (out, v.tex_coord[1]);
       if (version < 130)
         {
           for (guint k = 0; k < 3; k++)
-            put_f32 (out, v.point_morph_offset[k]);
-          put_f32 (out, v.tex_morph_offset[0]);
-          put_f32 (out, v.tex_morph_offset[1]);
+            terrain_test_put_f32 (out, v.point_morph_offset[k]);
+          terrain_test_put_f32 (out, v.tex_morph_offset[0]);
+          terrain_test_put_f32 (out, v.tex_morph_offset[1]);
         }
       else
         {
-          put_f32 (out, v.tex_morph_offset[0]);
-          put_f32 (out, v.tex_morph_offset[1]);
+          terrain_test_put_f32 (out, v.tex_morph_offset[0]);
+          terrain_test_put_f32 (out, v.tex_morph_offset[1]);
           for (guint k = 0; k < 3; k++)
-            put_f32 (out, v.point_morph_offset[k]);
+            terrain_test_put_f32 (out, v.point_morph_offset[k]);
         }
       if (version >= 140)
         for (guint k = 0; k < 3; k++)
-          put_f32 (out, v.normal[k]);
+          terrain_test_put_f32 (out, v.normal[k]);
     }
   if (version >= 101 && version < 120)
     put_box (out, bounds);
@@ -352,20 +303,20 @@ fx_geometry_body (guint32                version,
           gfloat tree[10];
 
           fx_collision_tree (toc, stub, bounds, tree);
-          put_u8 (out, 0xDF);
-          put_u32 (out, 2);
+          terrain_test_put_u8 (out, 0xDF);
+          terrain_test_put_u32 (out, 2);
           for (guint i = 0; i < 10; i++)
-            put_f32 (out, tree[i]);
-          put_u32 (out, 4);
+            terrain_test_put_f32 (out, tree[i]);
+          terrain_test_put_u32 (out, 4);
           for (guint i = 0; i < 4; i++)
-            put_u16 (out, fx_col_offsets[i]);
-          put_u32 (out, 8);
+            terrain_test_put_u16 (out, fx_col_offsets[i]);
+          terrain_test_put_u32 (out, 8);
           for (guint i = 0; i < 8; i++)
-            put_u16 (out, fx_col_indices[i]);
+            terrain_test_put_u16 (out, fx_col_indices[i]);
         }
       else
-        put_u8 (out, 0x0F);
-      put_u32 (out, FOOTER);
+        terrain_test_put_u8 (out, 0x0F);
+      terrain_test_put_u32 (out, FOOTER);
     }
   return out;
 }
@@ -381,30 +332,30 @@ fx_dds_dxt1 (void)
       GByteArray *out = g_byte_array_new ();
       guint32 bits = 0;
 
-      put_u32 (out, 0x20534444);
-      put_u32 (out, 124);
-      put_u32 (out, 0x81007);
-      put_u32 (out, 4);   /* height */
-      put_u32 (out, 4);   /* width */
-      put_u32 (out, 8);
-      put_u32 (out, 0);
-      put_u32 (out, 1);
+      terrain_test_put_u32 (out, 0x20534444);
+      terrain_test_put_u32 (out, 124);
+      terrain_test_put_u32 (out, 0x81007);
+      terrain_test_put_u32 (out, 4);   /* height */
+                            terrain_test_put_u32 (out, 4);   /* width */
+                            terrain_test_put_u32 (out, 8);
+      terrain_test_put_u32 (out, 0);
+      terrain_test_put_u32 (out, 1);
       for (guint i = 0; i < 11; i++)
-        put_u32 (out, 0);
-      put_u32 (out, 32);
-      put_u32 (out, 4);
-      put_u32 (out, 0x31545844);   /* DXT1 */
-      for (guint i = 0; i < 5; i++)
-        put_u32 (out, 0);
-      put_u32 (out, 0x1000);
+        terrain_test_put_u32 (out, 0);
+      terrain_test_put_u32 (out, 32);
+      terrain_test_put_u32 (out, 4);
+      terrain_test_put_u32 (out, 0x31545844);   /* DXT1 */
+                            for (guint i = 0; i < 5; i++)
+                            terrain_test_put_u32 (out, 0);
+      terrain_test_put_u32 (out, 0x1000);
       for (guint i = 0; i < 4; i++)
-        put_u32 (out, 0);
+        terrain_test_put_u32 (out, 0);
       g_assert_cmpuint (out->len, ==, 128);
-      put_u16 (out, 0xF800);   /* red */
-      put_u16 (out, 0x001F);   /* blue */
-      for (guint i = 0; i < 16; i++)
-        bits |= (guint32) (i % 4) << (2 * i);
-      put_u32 (out, bits);
+      terrain_test_put_u16 (out, 0xF800);   /* red */
+                            terrain_test_put_u16 (out, 0x001F);   /* blue */
+                            for (guint i = 0; i < 16; i++)
+                            bits |= (guint32) (i % 4) << (2 * i);
+      terrain_test_put_u32 (out, bits);
       dds = g_byte_array_free_to_bytes (out);
     }
   return dds;
@@ -460,7 +411,7 @@ fx_texture_body (guint stub)
   GByteArray *out = g_byte_array_new ();
   GBytes *payload = fx_image_payload (stub % 3);
 
-  put_u8 (out, (guint8) (stub % 3));
+  terrain_test_put_u8 (out, (guint8) (stub % 3));
   g_byte_array_append (out, g_bytes_get_data (payload, NULL), g_bytes_get_size (payload));
   return out;
 }
@@ -481,12 +432,12 @@ fx_config_body (guint   stub,
   GByteArray *out = g_byte_array_new ();
   guint n = G_N_ELEMENTS (fx_config) - stub % 2;
 
-  put_u32 (out, previous);
-  put_u32 (out, n);
+  terrain_test_put_u32 (out, previous);
+  terrain_test_put_u32 (out, n);
   for (guint i = 0; i < n; i++)
     for (guint k = 0; k < 2; k++)
       {
-        put_u32 (out, (guint32) strlen (fx_config[i][k]));
+        terrain_test_put_u32 (out, (guint32) strlen (fx_config[i][k]));
         g_byte_array_append (out, (const guint8 *) fx_config[i][k],
                              (guint) strlen (fx_config[i][k]));
       }
@@ -507,13 +458,13 @@ put_frame (GByteArray          *out,
            TerrainAtlasTocKind  kind,
            GByteArray          *body)
 {
-  put_u32 (out, MAGIC_ATSP);
-  put_u32 (out, body->len);
-  put_u32 (out, kind == TERRAIN_ATLAS_TOC_GEOMETRY ? GEOM_HEAD
-                : kind == TERRAIN_ATLAS_TOC_TEXTURE ? TEX_HEAD : CFG_HEAD);
+  terrain_test_put_u32 (out, MAGIC_ATSP);
+  terrain_test_put_u32 (out, body->len);
+  terrain_test_put_u32 (out, kind == TERRAIN_ATLAS_TOC_GEOMETRY ? GEOM_HEAD
+                        : kind == TERRAIN_ATLAS_TOC_TEXTURE ? TEX_HEAD : CFG_HEAD);
   g_byte_array_append (out, body->data, body->len);
-  put_u32 (out, kind == TERRAIN_ATLAS_TOC_GEOMETRY ? GEOM_TAIL
-                : kind == TERRAIN_ATLAS_TOC_TEXTURE ? TEX_TAIL : CFG_TAIL);
+  terrain_test_put_u32 (out, kind == TERRAIN_ATLAS_TOC_GEOMETRY ? GEOM_TAIL
+                        : kind == TERRAIN_ATLAS_TOC_TEXTURE ? TEX_TAIL : CFG_TAIL);
 }
 
 static void
@@ -521,7 +472,7 @@ put_filler (GByteArray *out,
             gsize       n)
 {
   for (gsize i = 0; i < n; i++)
-    put_u8 (out, (guint8) (0xA0 | (out->len & 0x0F)));
+    terrain_test_put_u8 (out, (guint8) (0xA0 | (out->len & 0x0F)));
 }
 
 static gboolean
@@ -565,8 +516,8 @@ fixture_build (const FixtureSpec *spec)
   guint32 seed = 12345;
 
   f->spec = spec;
-  put_u32 (out, MAGIC_ATLS);
-  put_u8 (out, (guint8) spec->n_tocs);
+  terrain_test_put_u32 (out, MAGIC_ATLS);
+  terrain_test_put_u8 (out, (guint8) spec->n_tocs);
 
   for (guint t = 0; t < spec->n_tocs; t++)
     {
@@ -582,16 +533,16 @@ fixture_build (const FixtureSpec *spec)
       f->bounds[t] = g_new0 (TerrainAtlasBox, n);
 
       f->toc_offset[t] = out->len;
-      put_u8 (out, (guint8) strlen (tag));
+      terrain_test_put_u8 (out, (guint8) strlen (tag));
       g_byte_array_append (out, (const guint8 *) tag, (guint) strlen (tag));
       if (toc->kind == TERRAIN_ATLAS_TOC_GEOMETRY)
-        put_u32 (out, 1500);
-      put_u32 (out, toc->depth);
-      put_u32 (out, n);
-      put_u32 (out, toc->version);
+        terrain_test_put_u32 (out, 1500);
+      terrain_test_put_u32 (out, toc->depth);
+      terrain_test_put_u32 (out, n);
+      terrain_test_put_u32 (out, toc->version);
       f->stub_base[t] = out->len;
       for (gsize i = 0; i < n * stub_size (toc); i++)
-        put_u8 (out, 0);
+        terrain_test_put_u8 (out, 0);
 
       /* Bounds from the leaves up: own vertices and children (§9b). */
       if (toc->kind == TERRAIN_ATLAS_TOC_GEOMETRY)
@@ -714,9 +665,9 @@ fixture_build (const FixtureSpec *spec)
               f->length[t][s] = f->length[t][s - 1];
               f->generation[t][s] = 7;
             }
-          poke_u32 (p, f->offset[t][s]);
-          poke_u32 (p + 4, f->length[t][s]);
-          poke_u32 (p + 8, f->generation[t][s]);
+          terrain_test_set_u32 (p, f->offset[t][s]);
+          terrain_test_set_u32 (p + 4, f->length[t][s]);
+          terrain_test_set_u32 (p + 8, f->generation[t][s]);
           if (toc->kind == TERRAIN_ATLAS_TOC_GEOMETRY)
             {
               if (toc->version < 101)
@@ -1106,10 +1057,10 @@ test_section8 (void)
   g_assert_cmpmem (data, 4, "ATLS", 4);
   g_assert_cmpuint (data[4], ==, 4);
   g_assert_cmpmem (data + 5, 5, "\004Geom", 5);
-  g_assert_cmpuint (peek_u32 (data + 0x0A), ==, 1500);
-  g_assert_cmpuint (peek_u32 (data + 0x0E), ==, 4);
-  g_assert_cmpuint (peek_u32 (data + 0x12), ==, 85);
-  g_assert_cmpuint (peek_u32 (data + 0x16), ==, 140);
+  g_assert_cmpuint (terrain_test_get_u32 (data + 0x0A), ==, 1500);
+  g_assert_cmpuint (terrain_test_get_u32 (data + 0x0E), ==, 4);
+  g_assert_cmpuint (terrain_test_get_u32 (data + 0x12), ==, 85);
+  g_assert_cmpuint (terrain_test_get_u32 (data + 0x16), ==, 140);
   g_assert_cmpmem (data + 0xC63, 4, "\003Tex", 4);
   g_assert_cmpmem (data + 0xD6F, 4, "\003Tex", 4);
   g_assert_cmpmem (data + 0x1D7B, 7, "\006Config", 7);
@@ -1172,7 +1123,7 @@ mutate (GBytes *bytes,
   if (width == 1)
     copy[offset] = (guint8) value;
   else
-    poke_u32 (copy + offset, value);
+    terrain_test_set_u32 (copy + offset, value);
   return g_bytes_new_take (copy, size);
 }
 
@@ -1320,12 +1271,12 @@ test_bad_sentinels (void)
     g_autoptr(GBytes) bad = NULL;
     guint32 inner = geom + 16;
 
-    poke_u32 (copy + inner, MAGIC_ATSP);
-    poke_u32 (copy + inner + 4, 0);
-    poke_u32 (copy + inner + 8, GEOM_HEAD);
-    poke_u32 (copy + inner + 12, GEOM_TAIL);
-    poke_u32 (copy + f->stub_base[0] + 37, inner);
-    poke_u32 (copy + f->stub_base[0] + 37 + 4, 16);
+    terrain_test_set_u32 (copy + inner, MAGIC_ATSP);
+    terrain_test_set_u32 (copy + inner + 4, 0);
+    terrain_test_set_u32 (copy + inner + 8, GEOM_HEAD);
+    terrain_test_set_u32 (copy + inner + 12, GEOM_TAIL);
+    terrain_test_set_u32 (copy + f->stub_base[0] + 37, inner);
+    terrain_test_set_u32 (copy + f->stub_base[0] + 37 + 4, 16);
     bad = g_bytes_new_take (copy, size);
     assert_load_error (bad, TERRAIN_ERROR_OVERLAP, "overlap");
   }
@@ -1356,8 +1307,9 @@ test_bad_body_sentinels (void)
     { at + 12 + 4 + 24 + 8 + 18, 0x7FFFFFFF, 4, TERRAIN_ERROR_TRUNCATED, "vertex count" },
   };
 
-  g_assert_cmpuint (peek_u32 ((const guint8 *) g_bytes_get_data (f->bytes, NULL) + colflag + 1),
-                    ==, 2);
+  g_assert_cmpuint (terrain_test_get_u32 ((const guint8 *) g_bytes_get_data (f->bytes,
+                                          NULL) + colflag + 1),
+                                          ==, 2);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(GBytes) bad = mutate (f->bytes, cases[i].offset, cases[i].value, cases[i].width);
@@ -1414,7 +1366,7 @@ insert_gap (const Fixture *f,
   g_byte_array_append (out, data, (guint) f->region_end);
   g_byte_array_append (out, filler, (guint) gap);
   g_byte_array_append (out, data + f->region_end, (guint) (size - f->region_end));
-  poke_u32 (out->data + f->stub_base[0], f->offset[0][0] + (guint32) gap);
+  terrain_test_set_u32 (out->data + f->stub_base[0], f->offset[0][0] + (guint32) gap);
   g_free (filler);
   return g_byte_array_free_to_bytes (out);
 }
@@ -1631,10 +1583,11 @@ test_edit_geometry_local (void)
 
   /* One frame appended, exactly at the old end of the file. */
   data = g_bytes_get_data (written, NULL);
-  g_assert_cmpuint (peek_u32 (data + allowed.start), ==, size);
-  g_assert_cmpuint (g_bytes_get_size (written), ==, size + peek_u32 (data + allowed.start + 4));
-  g_assert_cmpuint (peek_u32 (data + size), ==, MAGIC_ATSP);
-  g_assert_cmpuint (peek_u32 (data + size + 12), ==, f->offset[0][leaf]);
+  g_assert_cmpuint (terrain_test_get_u32 (data + allowed.start), ==, size);
+  g_assert_cmpuint (g_bytes_get_size (written), ==,
+                    size + terrain_test_get_u32 (data + allowed.start + 4));
+  g_assert_cmpuint (terrain_test_get_u32 (data + size), ==, MAGIC_ATSP);
+  g_assert_cmpuint (terrain_test_get_u32 (data + size + 12), ==, f->offset[0][leaf]);
 
   /* A second edit chains to the first appended frame. */
   {
@@ -1796,7 +1749,7 @@ test_compact (void)
           assert_same_bytes (a, b);
         else
           {
-            g_assert_cmpuint (peek_u32 (g_bytes_get_data (b, NULL)), ==, 0);
+            g_assert_cmpuint (terrain_test_get_u32 (g_bytes_get_data (b, NULL)), ==, 0);
             g_assert_cmpmem ((const guint8 *) g_bytes_get_data (a, NULL) + 4,
                              g_bytes_get_size (a) - 4,
                              (const guint8 *) g_bytes_get_data (b, NULL) + 4,
@@ -2215,25 +2168,25 @@ make_dds (guint32       fourcc,
 {
   GByteArray *out = g_byte_array_new ();
 
-  put_u32 (out, 0x20534444);
-  put_u32 (out, 124);
-  put_u32 (out, 0x1007);
-  put_u32 (out, 4);
-  put_u32 (out, 4);
-  put_u32 (out, 0);
-  put_u32 (out, 0);
-  put_u32 (out, 1);
+  terrain_test_put_u32 (out, 0x20534444);
+  terrain_test_put_u32 (out, 124);
+  terrain_test_put_u32 (out, 0x1007);
+  terrain_test_put_u32 (out, 4);
+  terrain_test_put_u32 (out, 4);
+  terrain_test_put_u32 (out, 0);
+  terrain_test_put_u32 (out, 0);
+  terrain_test_put_u32 (out, 1);
   for (guint i = 0; i < 11; i++)
-    put_u32 (out, 0);
-  put_u32 (out, 32);
-  put_u32 (out, pf_flags);
-  put_u32 (out, fourcc);
-  put_u32 (out, bits);
+    terrain_test_put_u32 (out, 0);
+  terrain_test_put_u32 (out, 32);
+  terrain_test_put_u32 (out, pf_flags);
+  terrain_test_put_u32 (out, fourcc);
+  terrain_test_put_u32 (out, bits);
   for (guint i = 0; i < 4; i++)
-    put_u32 (out, masks != NULL ? masks[i] : 0);
-  put_u32 (out, 0x1000);
+    terrain_test_put_u32 (out, masks != NULL ? masks[i] : 0);
+  terrain_test_put_u32 (out, 0x1000);
   for (guint i = 0; i < 4; i++)
-    put_u32 (out, 0);
+    terrain_test_put_u32 (out, 0);
   g_byte_array_append (out, pixels, (guint) n_pixels);
   return g_byte_array_free_to_bytes (out);
 }
@@ -2360,7 +2313,7 @@ test_config_entries (void)
     g_autoptr(TerrainAtlasConfig) none = NULL;
 
     g_byte_array_append (longer, g_bytes_get_data (body, NULL), (guint) g_bytes_get_size (body));
-    put_u8 (longer, 0);
+    terrain_test_put_u8 (longer, 0);
     bad = g_bytes_new (longer->data, longer->len);
     none = terrain_atlas_config_new_from_body (bad, 0, NULL, &error);
     g_assert_null (none);
@@ -2447,47 +2400,6 @@ test_detect_and_load (void)
  * The command-line tool
  */
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} CliResult;
-
-static void
-cli_result_clear (CliResult *result)
-{
-  g_clear_pointer (&result->out, g_free);
-  g_clear_pointer (&result->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliResult, cli_result_clear)
-
-static CliResult
-run_terrain (const char *first,
-             ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  CliResult result = { 0 };
-  int wait_status = 0;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("TERRAIN_CLI"));
-  va_start (args, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &result.out, &result.err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (wait_status, NULL) || WIFEXITED (wait_status));
-  result.status = WEXITSTATUS (wait_status);
-  return result;
-}
-
 static void
 test_cli (void)
 {
@@ -2519,24 +2431,24 @@ test_cli (void)
                                       (gssize) g_bytes_get_size (f->bytes), &error));
 
   {
-    g_auto(CliResult) r = run_terrain ("info", path, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "info", path, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "format: atlas"));
     g_assert_nonnull (strstr (r.out, "history_frames:"));
   }
   {
-    g_auto(CliResult) r = run_terrain ("validate", path, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "validate", path, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
   }
   {
-    g_auto(CliResult) r = run_terrain ("roundtrip", path, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "roundtrip", path, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
   }
   {
-    g_auto(CliResult) r = run_terrain ("atlas", "list", path, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "atlas", "list", path, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "TOC 0: Geom, version 140, tree depth 3, 21 stubs, "
@@ -2547,7 +2459,8 @@ test_cli (void)
     g_assert_nonnull (strstr (r.out, "name \"cfg2\""));
   }
   {
-    g_auto(CliResult) r = run_terrain ("atlas", "extract-textures", path, tiles, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "atlas", "extract-textures", path,
+                                                           tiles, NULL);
     g_autofree char *first = g_build_filename (tiles, "toc1-L0-0-0.jpg", NULL);
     g_autofree char *dds = g_build_filename (tiles, "toc2-L1-0-1.dds", NULL);
 
@@ -2556,37 +2469,42 @@ test_cli (void)
     g_assert_true (g_file_test (dds, G_FILE_TEST_EXISTS));
   }
   {
-    g_auto(CliResult) r = run_terrain ("atlas", "extract-textures", "--png", path, tiles, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "atlas", "extract-textures",
+                                                           "--png", path, tiles, NULL);
     g_autofree char *png = g_build_filename (tiles, "toc2-L1-0-1.png", NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
   }
   {
-    g_auto(CliResult) r = run_terrain ("atlas", "export-mesh", "--level", "1", path, obj, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "atlas", "export-mesh", "--level",
+                                                           "1", path, obj, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_true (g_file_get_contents (obj, &obj_text, NULL, &error));
     g_assert_nonnull (strstr (obj_text, "g chunk_1_1_0\n"));
   }
   {
-    g_auto(CliResult) r = run_terrain ("atlas", "export-mesh", "--level", "7", path, obj, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "atlas", "export-mesh", "--level",
+                                                           "7", path, obj, NULL);
 
     g_assert_cmpint (r.status, ==, 2);
     g_assert_nonnull (strstr (r.err, "levels 0 to 2"));
   }
   {
-    g_auto(CliResult) r = run_terrain ("atlas", "compact", path, compact, NULL);
-    g_auto(CliResult) r2 = run_terrain ("roundtrip", compact, NULL);
-    g_auto(CliResult) r3 = run_terrain ("info", compact, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "atlas", "compact", path, compact,
+                                                           NULL);
+    g_auto(TerrainTestCliResult) r2 = terrain_test_run_cli (NULL, "roundtrip", compact, NULL);
+    g_auto(TerrainTestCliResult) r3 = terrain_test_run_cli (NULL, "info", compact, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpint (r2.status, ==, 0);
     g_assert_nonnull (strstr (r3.out, "history_frames: 0"));
   }
   {
-    g_auto(CliResult) r = run_terrain ("convert", path, old, "--version", "110", NULL);
-    g_auto(CliResult) r2 = run_terrain ("atlas", "list", old, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "convert", path, old, "--version",
+                                                           "110", NULL);
+    g_auto(TerrainTestCliResult) r2 = terrain_test_run_cli (NULL, "atlas", "list", old, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.err, "normals"));
@@ -2594,12 +2512,12 @@ test_cli (void)
     g_assert_nonnull (strstr (r2.out, "TOC 0: Geom, version 110"));
   }
   {
-    g_auto(CliResult) r = run_terrain ("convert", path, old, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "convert", path, old, NULL);
 
     g_assert_cmpint (r.status, ==, 64);
   }
   {
-    g_auto(CliResult) r = run_terrain ("atlas", "frobnicate", path, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "atlas", "frobnicate", path, NULL);
 
     g_assert_cmpint (r.status, ==, 64);
   }
@@ -2607,11 +2525,11 @@ test_cli (void)
   /* A broken file is reported with its offset, not crashed on. */
   {
     g_autoptr(GBytes) bad = mutate (f->bytes, f->stub_base[0] + 36, 0xD1, 1);
-    g_auto(CliResult) r = { 0 };
+    g_auto(TerrainTestCliResult) r = { 0 };
 
     g_assert_true (g_file_set_contents (path, g_bytes_get_data (bad, NULL),
                                         (gssize) g_bytes_get_size (bad), &error));
-    r = run_terrain ("info", path, NULL);
+    r = terrain_test_run_cli (NULL, "info", path, NULL);
     g_assert_cmpint (r.status, ==, 2);
     g_assert_nonnull (strstr (r.err, "sentinel 0xD1"));
   }

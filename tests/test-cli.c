@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
 
 typedef struct
 {
@@ -20,49 +21,6 @@ typedef struct
   char *map;
   char *palette;
 } Fixture;
-
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Result;
-
-static void
-result_clear (Result *result)
-{
-  g_clear_pointer (&result->out, g_free);
-  g_clear_pointer (&result->err, g_free);
-}
-
-/* Runs `terrain ARGS...` and returns its exit status and output. */
-static Result
-run_terrain (const char *first,
-             ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("TERRAIN_CLI");
-  Result result = { 0 };
-  int wait_status = 0;
-  va_list args;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  va_start (args, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &result.out, &result.err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  result.status = WEXITSTATUS (wait_status);
-
-  return result;
-}
 
 static void
 fixture_set_up (Fixture       *fixture,
@@ -139,31 +97,31 @@ read_file (const char *path)
 static void
 test_help_and_version (void)
 {
-  Result r = run_terrain ("--help", NULL);
+  TerrainTestCliResult r = terrain_test_run_cli (NULL, "--help", NULL);
 
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "roundtrip"));
   g_assert_nonnull (strstr (r.out, "Exit status"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("--version", NULL);
+  r = terrain_test_run_cli (NULL, "--version", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, PACKAGE_VERSION));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("info", "--help", NULL);
+  r = terrain_test_run_cli (NULL, "info", "--help", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "--json"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("frobnicate", NULL);
+  r = terrain_test_run_cli (NULL, "frobnicate", NULL);
   g_assert_cmpint (r.status, ==, 64);
   g_assert_nonnull (strstr (r.err, "frobnicate"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("info", NULL);
+  r = terrain_test_run_cli (NULL, "info", NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void
@@ -173,13 +131,13 @@ test_info (Fixture       *fixture,
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *object;
-  Result r = run_terrain ("info", fixture->map, NULL);
+  TerrainTestCliResult r = terrain_test_run_cli (NULL, "info", fixture->map, NULL);
 
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "sea_level: 20"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("info", "--json", fixture->map, NULL);
+  r = terrain_test_run_cli (NULL, "info", "--json", fixture->map, NULL);
   g_assert_cmpint (r.status, ==, 0);
   json_parser_load_from_data (parser, r.out, -1, &error);
   g_assert_no_error (error);
@@ -189,7 +147,7 @@ test_info (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (object, "height"), ==, 6);
   g_assert_cmpint (json_object_get_int_member (object, "sea_level"), ==, 20);
   g_assert_cmpint (json_object_get_int_member (object, "tiles"), ==, 2);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void
@@ -199,32 +157,32 @@ test_validate_and_roundtrip (Fixture       *fixture,
   g_autofree char *truncated = g_build_filename (fixture->dir, "cut.tnt", NULL);
   g_autoptr(GBytes) bytes = read_file (fixture->map);
   g_autoptr(GError) error = NULL;
-  Result r;
+  TerrainTestCliResult r;
 
-  r = run_terrain ("validate", fixture->map, NULL);
+  r = terrain_test_run_cli (NULL, "validate", fixture->map, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("roundtrip", fixture->map, NULL);
+  r = terrain_test_run_cli (NULL, "roundtrip", fixture->map, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "pass"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
   /* A file cut short: validate exits 2 and says where; roundtrip exits 2
    * with one line on stderr naming the file. */
   g_assert_true (g_file_set_contents (truncated, g_bytes_get_data (bytes, NULL),
                                       (gssize) g_bytes_get_size (bytes) - 100, &error));
-  r = run_terrain ("validate", truncated, NULL);
+  r = terrain_test_run_cli (NULL, "validate", truncated, NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.out, "cut.tnt: error:"));
   g_assert_nonnull (strstr (r.out, "offset"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("roundtrip", truncated, fixture->map, NULL);
+  r = terrain_test_run_cli (NULL, "roundtrip", truncated, fixture->map, NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "cut.tnt"));
   g_assert_cmpint (strchr (r.err, '\n') - r.err, ==, (int) strlen (r.err) - 1);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void
@@ -236,23 +194,23 @@ test_validate_warnings (Fixture       *fixture,
   g_autoptr(GFile) out = g_file_new_for_path (broken);
   g_autoptr(GError) error = NULL;
   g_autoptr(TerrainTntMap) map = terrain_tnt_map_new_from_file (in, NULL, NULL, &error);
-  Result r;
+  TerrainTestCliResult r;
 
   g_assert_no_error (error);
   /* A tile index past the tile count: loads, but validate warns. */
   terrain_tnt_map_set_tile_index (map, 0, 0, 999);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), out, NULL, &error));
 
-  r = run_terrain ("validate", broken, NULL);
+  r = terrain_test_run_cli (NULL, "validate", broken, NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.out, "warning"));
   g_assert_nonnull (strstr (r.out, "999"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("validate", "--json", broken, fixture->map, NULL);
+  r = terrain_test_run_cli (NULL, "validate", "--json", broken, fixture->map, NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.out, "\"severity\" : \"warning\""));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void
@@ -265,12 +223,12 @@ test_set_sea_level (Fixture       *fixture,
   g_autoptr(GBytes) written = NULL;
   const guint8 *a, *b;
   gsize size_a, size_b;
-  Result r;
+  TerrainTestCliResult r;
 
   /* With -o the original stays as it was. */
-  r = run_terrain ("set-sea-level", fixture->map, "75", "-o", copy, NULL);
+  r = terrain_test_run_cli (NULL, "set-sea-level", fixture->map, "75", "-o", copy, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   after = read_file (fixture->map);
   g_assert_true (g_bytes_equal (before, after));
 
@@ -287,16 +245,16 @@ test_set_sea_level (Fixture       *fixture,
     }
 
   /* In place. */
-  r = run_terrain ("set-sea-level", fixture->map, "33", NULL);
+  r = terrain_test_run_cli (NULL, "set-sea-level", fixture->map, "33", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   g_clear_pointer (&after, g_bytes_unref);
   after = read_file (fixture->map);
   g_assert_cmpuint (((const guint8 *) g_bytes_get_data (after, NULL))[0x24], ==, 33);
 
-  r = run_terrain ("set-sea-level", fixture->map, "lots", NULL);
+  r = terrain_test_run_cli (NULL, "set-sea-level", fixture->map, "lots", NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void
@@ -310,16 +268,17 @@ test_export (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   const guint8 *pixels;
   const guint16 *samples;
-  Result r;
+  TerrainTestCliResult r;
 
-  r = run_terrain ("export-image", fixture->map, png, NULL);
+  r = terrain_test_run_cli (NULL, "export-image", fixture->map, png, NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--palette"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("export-image", "--palette", fixture->palette, fixture->map, png, NULL);
+  r = terrain_test_run_cli (NULL, "export-image", "--palette", fixture->palette, fixture->map, png,
+                            NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   png_bytes = read_file (png);
   image = terrain_image_load_png_bytes (png_bytes, &error);
   g_assert_no_error (error);
@@ -335,9 +294,9 @@ test_export (Fixture       *fixture,
   g_clear_pointer (&image, terrain_image_unref);
   g_clear_pointer (&png_bytes, g_bytes_unref);
 
-  r = run_terrain ("export-heightmap", fixture->map, heights, NULL);
+  r = terrain_test_run_cli (NULL, "export-heightmap", fixture->map, heights, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   png_bytes = read_file (heights);
   image = terrain_image_load_png_bytes (png_bytes, &error);
   g_assert_no_error (error);
@@ -351,11 +310,11 @@ test_export (Fixture       *fixture,
 static void
 test_missing_file (void)
 {
-  Result r = run_terrain ("info", "/nonexistent/x.tnt", NULL);
+  TerrainTestCliResult r = terrain_test_run_cli (NULL, "info", "/nonexistent/x.tnt", NULL);
 
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "/nonexistent/x.tnt"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -385,14 +344,14 @@ test_tnt_features (Fixture       *fixture,
   g_autoptr(TerrainTntMap) map = NULL;
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(GError) error = NULL;
-  Result r;
+  TerrainTestCliResult r;
 
   /* Place a 2x2 feature into a copy: the original stays. */
-  r = run_terrain ("tnt", "features", "add", fixture->map, "Rock", "2", "3",
-                   "--footprint", "rock=2x2", "-o", out, NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "add", fixture->map, "Rock", "2", "3",
+                            "--footprint", "rock=2x2", "-o", out, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "placed Rock (record 0, new) at (2, 3), footprint 2x2"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   after = read_file (fixture->map);
   g_assert_true (g_bytes_equal (before, after));
   map = load_map (out);
@@ -401,40 +360,43 @@ test_tnt_features (Fixture       *fixture,
   g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 3, 4), ==, TERRAIN_TNT_FEATURE_FRINGE);
   g_clear_object (&map);
 
-  r = run_terrain ("tnt", "features", "list", out, "--json", "--footprint", "ROCK=2x2", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "list", out, "--json", "--footprint",
+                            "ROCK=2x2", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "\"footprint\" : \"2x2\""));
   g_assert_nonnull (strstr (r.out, "\"placed\" : 1"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
   /* --dry-run reports the changed bytes and writes nothing. */
   out_before = read_file (out);
-  r = run_terrain ("tnt", "features", "move", out, "2", "3", "5", "1", "--footprint", "Rock=2x2",
-                   "--dry-run", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "move", out, "2", "3", "5", "1",
+                            "--footprint", "Rock=2x2",
+                            "--dry-run", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "moved feature 0 (Rock) from (2, 3) to (5, 1)"));
   g_assert_nonnull (strstr (r.out, "bytes would change"));
   g_assert_nonnull (strstr (r.out, "attribute map, cell"));
   g_assert_nonnull (strstr (r.out, "not written"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   out_after = read_file (out);
   g_assert_true (g_bytes_equal (out_before, out_after));
 
   /* In place. */
-  r = run_terrain ("tnt", "features", "move", out, "2", "3", "5", "1", "--footprint", "Rock=2x2",
-                   NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "move", out, "2", "3", "5", "1",
+                            "--footprint", "Rock=2x2",
+                            NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   map = load_map (out);
   g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 5, 1), ==, 0);
   g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 6, 2), ==, TERRAIN_TNT_FEATURE_FRINGE);
   g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 3, 4), ==, TERRAIN_TNT_FEATURE_NONE);
   g_clear_object (&map);
 
-  r = run_terrain ("tnt", "features", "overlay", out, overlay, "--cell-pixels", "2",
-                   "--footprint", "Rock=2x2", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "overlay", out, overlay, "--cell-pixels", "2",
+                            "--footprint", "Rock=2x2", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   g_clear_pointer (&out_after, g_bytes_unref);
   out_after = read_file (overlay);
   image = terrain_image_load_png_bytes (out_after, &error);
@@ -443,17 +405,18 @@ test_tnt_features (Fixture       *fixture,
   g_assert_cmpuint (terrain_image_get_height (image), ==, 12);
 
   /* Remove it, then clean the table up. */
-  r = run_terrain ("tnt", "features", "remove", out, "0", "0", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "remove", out, "0", "0", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "anchors no feature"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "features", "remove", out, "5", "1", "--footprint", "Rock=2x2", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "remove", out, "5", "1", "--footprint",
+                            "Rock=2x2", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-  r = run_terrain ("tnt", "features", "cleanup", out, NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "cleanup", out, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "removed 1 unused feature record (1 -> 0)"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   map = load_map (out);
   g_assert_cmpuint (terrain_tnt_map_get_n_features (map), ==, 0);
   g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 6, 2), ==, TERRAIN_TNT_FEATURE_NONE);
@@ -466,11 +429,12 @@ test_tnt_features (Fixture       *fixture,
     g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
     g_assert_true (g_file_set_contents (tdf, "[BigRock]\n{\n  footprintX=3; footprintz=2;\n}\n",
                                         -1, &error));
-    r = run_terrain ("tnt", "features", "add", out, "bigrock", "1", "1", "--features", folder,
-                     NULL);
+    r = terrain_test_run_cli (NULL, "tnt", "features", "add", out, "bigrock", "1", "1",
+                              "--features", folder,
+                              NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "placed bigrock (record 0, new) at (1, 1), footprint 3x2"));
-    result_clear (&r);
+    terrain_test_cli_result_clear (&r);
     g_clear_object (&map);
     map = load_map (out);
     g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 3, 2), ==,
@@ -480,23 +444,24 @@ test_tnt_features (Fixture       *fixture,
   }
 
   /* Usage errors. */
-  r = run_terrain ("tnt", "features", "add", fixture->map, "Rock", "2", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "add", fixture->map, "Rock", "2", NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
-  r = run_terrain ("tnt", "features", "add", fixture->map, "Rock", "2", "2", "--footprint",
-                   "Rock=0x1", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "add", fixture->map, "Rock", "2", "2",
+                            "--footprint",
+                            "Rock=0x1", NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
-  r = run_terrain ("tnt", "features", "frobnicate", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "features", "frobnicate", NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
-  r = run_terrain ("tnt", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
-  r = run_terrain ("tnt", "--help", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "--help", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "import-heightmap"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void
@@ -509,7 +474,7 @@ test_tnt_heights (Fixture       *fixture,
   g_autoptr(GBytes) after = NULL;
   g_autoptr(TerrainTntMap) map = NULL;
   g_autoptr(GError) error = NULL;
-  Result r;
+  TerrainTestCliResult r;
 
   g_assert_true (g_file_set_contents (script,
                                       "# two dabs\n"
@@ -519,18 +484,20 @@ test_tnt_heights (Fixture       *fixture,
                                       -1, &error));
   g_assert_true (g_file_set_contents (bad, "raise 1 1\nsink 2 2\n", -1, &error));
 
-  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--script", script, "--dry-run",
-                   NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--script", script,
+                            "--dry-run",
+                            NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "2 dabs, 6 cells changed"));
   g_assert_nonnull (strstr (r.out, "6 of "));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   after = read_file (fixture->map);
   g_assert_true (g_bytes_equal (before, after));
 
-  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--script", script, NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--script", script,
+                            NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   map = load_map (fixture->map);
   g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 3, 2), ==, 32 + 5);
   g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 6, 4), ==, 7);
@@ -539,25 +506,27 @@ test_tnt_heights (Fixture       *fixture,
   g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 7, 5), ==, 75);
   g_clear_object (&map);
 
-  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--at", "1,1", "--mode", "lower",
-                   "--radius", "0", "--strength", "100", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--at", "1,1", "--mode",
+                            "lower",
+                            "--radius", "0", "--strength", "100", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   map = load_map (fixture->map);
   g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 1, 1), ==, 0);
 
-  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--script", bad, NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--script", bad, NULL);
   g_assert_cmpint (r.status, ==, 64);
   g_assert_nonnull (strstr (r.err, "bad.txt:2: unknown mode"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "heights", "brush", fixture->map, NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
-  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--at", "1,1", "--mode", "dig",
-                   NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--at", "1,1", "--mode",
+                            "dig",
+                            NULL);
   g_assert_cmpint (r.status, ==, 64);
   g_assert_nonnull (strstr (r.err, "raise, lower, smooth, flatten, set"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void
@@ -565,36 +534,36 @@ test_tnt_void_resize (Fixture       *fixture,
                       gconstpointer  data)
 {
   g_autoptr(TerrainTntMap) map = NULL;
-  Result r;
+  TerrainTestCliResult r;
 
-  r = run_terrain ("tnt", "void", fixture->map, "0", "0", "2", "2", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "void", fixture->map, "0", "0", "2", "2", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "voided 4 cells"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "void", fixture->map, "1", "1", "--unmark", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "void", fixture->map, "1", "1", "--unmark", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-  r = run_terrain ("tnt", "void", fixture->map, "7", "5", "2", "2", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "void", fixture->map, "7", "5", "2", "2", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "does not lie within the 8x6 grid"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "void", fixture->map, "1", "1", "2", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "void", fixture->map, "1", "1", "2", NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("tnt", "paint", fixture->map, "0", "0", "1", "2", "1", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "paint", fixture->map, "0", "0", "1", "2", "1", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
-  r = run_terrain ("tnt", "resize", fixture->map, "--left", "2", "--bottom", "2",
-                   "--fill-height", "9", "--palette", fixture->palette, NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "resize", fixture->map, "--left", "2", "--bottom", "2",
+                            "--fill-height", "9", "--palette", fixture->palette, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "8x6 -> 10x8 cells"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "resize", fixture->map, "--left", "1", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "resize", fixture->map, "--left", "1", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "must be even"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
   map = load_map (fixture->map);
   g_assert_cmpuint (terrain_tnt_map_get_width (map), ==, 10);
@@ -626,52 +595,56 @@ test_tnt_images (Fixture       *fixture,
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(TerrainTntMap) map = NULL;
   g_autoptr(GError) error = NULL;
-  Result r;
+  TerrainTestCliResult r;
 
-  r = run_terrain ("export-image", "--palette", fixture->palette, fixture->map, picture, NULL);
+  r = terrain_test_run_cli (NULL, "export-image", "--palette", fixture->palette, fixture->map,
+                            picture, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-  r = run_terrain ("tnt", "import-image", fixture->map, picture, "-p", fixture->palette,
-                   "-o", out, NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "import-image", fixture->map, picture, "-p",
+                            fixture->palette,
+                            "-o", out, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "128x96 pixels: 12 tile positions, 2 unique tiles"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   map = load_map (out);
   g_assert_cmpuint (terrain_tnt_map_get_n_tiles (map), ==, 2);
   g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 1, 1), ==, 1);
   g_assert_cmpuint (terrain_tnt_map_get_tile (map, 1)[0], ==, 200);
   g_clear_object (&map);
 
-  r = run_terrain ("tnt", "import-image", fixture->map, picture, NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "import-image", fixture->map, picture, NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
-  r = run_terrain ("tnt", "import-image", fixture->map, fixture->palette, "-p", fixture->palette,
-                   NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "import-image", fixture->map, fixture->palette, "-p",
+                            fixture->palette,
+                            NULL);
   g_assert_cmpint (r.status, ==, 2);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 
   /* An exported heightmap imports without a change: nothing is written. */
-  r = run_terrain ("export-heightmap", fixture->map, heights, NULL);
+  r = terrain_test_run_cli (NULL, "export-heightmap", fixture->map, heights, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-  r = run_terrain ("tnt", "import-heightmap", fixture->map, heights, NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "import-heightmap", fixture->map, heights, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "8x6 heights: 0 cells changed"));
   g_assert_nonnull (strstr (r.out, "not rewritten"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "import-heightmap", fixture->map, picture, NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "import-heightmap", fixture->map, picture, NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "one pixel per 16x16-pixel cell"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   after = read_file (fixture->map);
   g_assert_true (g_bytes_equal (before, after));
 
   /* Minimap: regenerate in place and export the used rectangle. */
-  r = run_terrain ("tnt", "minimap", fixture->map, "--regenerate", "-p", fixture->palette,
-                   "--export", minimap, NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "minimap", fixture->map, "--regenerate", "-p",
+                            fixture->palette,
+                            "--export", minimap, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "regenerated the 252x252 minimap"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   png = read_file (minimap);
   image = terrain_image_load_png_bytes (png, &error);
   g_assert_no_error (error);
@@ -684,9 +657,9 @@ test_tnt_images (Fixture       *fixture,
     g_assert_cmpuint (terrain_image_get_height (image), ==, used_h);
   }
 
-  r = run_terrain ("tnt", "minimap", fixture->map, "-p", fixture->palette, NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "minimap", fixture->map, "-p", fixture->palette, NULL);
   g_assert_cmpint (r.status, ==, 64);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 /* A version 3 section of 2x1 tiles: tile 0 equals the fixture map's tile 1
@@ -728,14 +701,14 @@ test_tnt_stamp (Fixture       *fixture,
 {
   g_autofree char *section = g_build_filename (fixture->dir, "piece.sct", NULL);
   g_autoptr(TerrainTntMap) map = NULL;
-  Result r;
+  TerrainTestCliResult r;
 
   write_section (section);
-  r = run_terrain ("tnt", "stamp", fixture->map, section, "2", "1", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "stamp", fixture->map, section, "2", "1", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "stamped 2x1 tiles at tile (2, 1): 1 new tile, 1 reused, "
                                    "0 clipped"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   map = load_map (fixture->map);
   g_assert_cmpuint (terrain_tnt_map_get_n_tiles (map), ==, 3);
   g_assert_cmpuint (terrain_tnt_map_get_tile_index (map, 2, 1), ==, 1);
@@ -743,14 +716,14 @@ test_tnt_stamp (Fixture       *fixture,
   g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 4, 2), ==, 50);
   g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, 7, 3), ==, 50 + 3 + 10);
 
-  r = run_terrain ("tnt", "stamp", fixture->map, section, "--", "-5", "0", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "stamp", fixture->map, section, "--", "-5", "0", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "lies entirely off"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "stamp", fixture->map, fixture->map, "0", "0", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "stamp", fixture->map, fixture->map, "0", "0", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "not an SCT section"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void
@@ -761,7 +734,7 @@ test_tnt_failed_save (Fixture       *fixture,
   g_autoptr(GBytes) after = NULL;
   struct rlimit saved, limited;
   void (*previous) (int);
-  Result r;
+  TerrainTestCliResult r;
 
   /* A "full disk": files may not grow beyond 1 KiB. The child inherits the
    * limit and the ignored SIGXFSZ, so its write fails with EFBIG. */
@@ -770,13 +743,13 @@ test_tnt_failed_save (Fixture       *fixture,
   limited.rlim_cur = 1024;
   previous = signal (SIGXFSZ, SIG_IGN);
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
-  r = run_terrain ("tnt", "heights", "brush", fixture->map, "--at", "2,2", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--at", "2,2", NULL);
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
   signal (SIGXFSZ, previous);
 
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "cannot save"));
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   after = read_file (fixture->map);
   g_assert_true (g_bytes_equal (before, after));
 }
@@ -791,7 +764,7 @@ test_tnt_archive_member (Fixture       *fixture,
   g_autofree char *member = NULL;
   g_autofree char *out = g_build_filename (fixture->dir, "from-archive.tnt", NULL);
   g_autoptr(TerrainTntMap) map = NULL;
-  Result r;
+  TerrainTestCliResult r;
 
   if (archive == NULL || !g_file_test (archive, G_FILE_TEST_EXISTS))
     {
@@ -801,17 +774,19 @@ test_tnt_archive_member (Fixture       *fixture,
   member = g_strconcat (archive, ":maps/bar.tnt", NULL);
 
   /* Read and dry runs work inside an archive; writing needs -o. */
-  r = run_terrain ("tnt", "heights", "brush", member, "--at", "10,10", "--dry-run", NULL);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", member, "--at", "10,10", "--dry-run",
+                            NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "bytes would change"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "heights", "brush", member, "--at", "10,10", NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", member, "--at", "10,10", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "give -o OUT"));
-  result_clear (&r);
-  r = run_terrain ("tnt", "heights", "brush", member, "--at", "10,10", "-o", out, NULL);
+  terrain_test_cli_result_clear (&r);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", member, "--at", "10,10", "-o", out,
+                            NULL);
   g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  terrain_test_cli_result_clear (&r);
   map = load_map (out);
   g_assert_cmpuint (terrain_tnt_map_get_width (map), ==, 288);
 }

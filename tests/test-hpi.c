@@ -22,6 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
 #include "ta/terrain-hpi-private.h"
 
 /* ------------------------------------------------------------------------ */
@@ -1407,45 +1408,6 @@ test_corpus_members (void)
 /* ------------------------------------------------------------------------ */
 /* Command line                                                              */
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static Run
-run_cli (const char *first,
-         ...)
-{
-  const char *cli = g_getenv ("TERRAIN_CLI");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  Run run = { 0, NULL, NULL };
-  int wait_status = 0;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) cli);
-  va_start (args, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run.out, &run.err, &wait_status, &error);
-  g_assert_no_error (error);
-  run.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
-  return run;
-}
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
 static void
 test_cli (void)
 {
@@ -1463,7 +1425,7 @@ test_cli (void)
   g_autoptr(TerrainOtaFile) ota = NULL;
   g_autoptr(GBytes) tnt_bytes = NULL;
   g_autoptr(GBytes) ota_bytes = NULL;
-  Run run;
+  TerrainTestCliResult run;
 
   if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
     {
@@ -1493,33 +1455,34 @@ test_cli (void)
                                       (gssize) g_bytes_get_size (ota_bytes), NULL));
 
   /* pack: .tnt and .ota go to maps/. */
-  run = run_cli ("hpi", "pack", archive, tnt_path, ota_path, NULL);
+  run = terrain_test_run_cli (NULL, "hpi", "pack", archive, tnt_path, ota_path, NULL);
   g_assert_cmpint (run.status, ==, 0);
-  run_clear (&run);
-  run = run_cli ("hpi", "list", archive, NULL);
+  terrain_test_cli_result_clear (&run);
+  run = terrain_test_run_cli (NULL, "hpi", "list", archive, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "zlib    maps/Duel.ota"));
   g_assert_nonnull (strstr (run.out, "maps/Duel.tnt"));
-  run_clear (&run);
+  terrain_test_cli_result_clear (&run);
   {
     g_autofree char *renamed = g_strconcat (tnt_path, "=deep/x/map.TNT", NULL);
 
-    run = run_cli ("hpi", "pack", "--key=9", "--compression=lz77", "--encrypt-chunks", keyed,
-                   renamed, NULL);
+    run = terrain_test_run_cli (NULL, "hpi", "pack", "--key=9", "--compression=lz77",
+                                "--encrypt-chunks", keyed,
+                                renamed, NULL);
     g_assert_cmpint (run.status, ==, 0);
-    run_clear (&run);
+    terrain_test_cli_result_clear (&run);
   }
-  run = run_cli ("hpi", "list", "--json", keyed, NULL);
+  run = terrain_test_run_cli (NULL, "hpi", "list", "--json", keyed, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "\"key\" : 9"));
   g_assert_nonnull (strstr (run.out, "deep/x/map.TNT"));
-  run_clear (&run);
+  terrain_test_cli_result_clear (&run);
 
   /* extract, then the extracted map is the original. */
-  run = run_cli ("hpi", "extract", archive, out, NULL);
+  run = terrain_test_run_cli (NULL, "hpi", "extract", archive, out, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "2 files"));
-  run_clear (&run);
+  terrain_test_cli_result_clear (&run);
   {
     g_autofree char *extracted = g_build_filename (out, "maps", "Duel.tnt", NULL);
     g_autofree char *contents = NULL;
@@ -1532,45 +1495,47 @@ test_cli (void)
 
   /* info, validate and roundtrip take ARCHIVE:path. */
   spec = g_strdup_printf ("%s:maps/duel.tnt", archive);
-  run = run_cli ("roundtrip", spec, archive, keyed, NULL);
+  run = terrain_test_run_cli (NULL, "roundtrip", spec, archive, keyed, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "pass"));
-  run_clear (&run);
-  run = run_cli ("info", spec, NULL);
+  terrain_test_cli_result_clear (&run);
+  run = terrain_test_run_cli (NULL, "info", spec, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "format: tnt"));
-  run_clear (&run);
-  run = run_cli ("validate", spec, NULL);
+  terrain_test_cli_result_clear (&run);
+  run = terrain_test_run_cli (NULL, "validate", spec, NULL);
   g_assert_cmpint (run.status, ==, 0);
-  run_clear (&run);
+  terrain_test_cli_result_clear (&run);
   g_free (spec);
   spec = g_strdup_printf ("%s:maps/none.tnt", archive);
-  run = run_cli ("info", spec, NULL);
+  run = terrain_test_run_cli (NULL, "info", spec, NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "no file \"maps/none.tnt\""));
-  run_clear (&run);
+  terrain_test_cli_result_clear (&run);
   g_free (spec);
 
   /* ota show and set. */
   spec = g_strdup_printf ("%s:maps/Duel.ota", archive);
-  run = run_cli ("ota", "show", spec, NULL);
+  run = terrain_test_run_cli (NULL, "ota", "show", spec, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "missionname          Duel"));
   g_assert_nonnull (strstr (run.out, "StartPos1   x=40     z=50"));
-  run_clear (&run);
+  terrain_test_cli_result_clear (&run);
   /* A file inside an archive is not changed in place. */
-  run = run_cli ("ota", "set", spec, "planet=Moon", NULL);
+  run = terrain_test_run_cli (NULL, "ota", "set", spec, "planet=Moon", NULL);
   g_assert_cmpint (run.status, ==, 64);
-  run_clear (&run);
-  run = run_cli ("ota", "set", "--dry-run", ota_path, "planet=Moon", "--start", "2:7,8", NULL);
+  terrain_test_cli_result_clear (&run);
+  run = terrain_test_run_cli (NULL, "ota", "set", "--dry-run", ota_path, "planet=Moon", "--start",
+                              "2:7,8", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "planet:  -> Moon"));
   g_assert_nonnull (strstr (run.out, "StartPos2: (new) -> 7,8"));
-  run_clear (&run);
-  run = run_cli ("ota", "set", ota_path, "-o", edited, "planet=Moon", "--start", "1:41,50",
-                 "GlobalHeader/Schema 0/MohoMetal=31", NULL);
+  terrain_test_cli_result_clear (&run);
+  run = terrain_test_run_cli (NULL, "ota", "set", ota_path, "-o", edited, "planet=Moon", "--start",
+                              "1:41,50",
+                              "GlobalHeader/Schema 0/MohoMetal=31", NULL);
   g_assert_cmpint (run.status, ==, 0);
-  run_clear (&run);
+  terrain_test_cli_result_clear (&run);
   {
     g_autoptr(GFile) file = g_file_new_for_path (edited);
     g_autoptr(TerrainOtaFile) back = terrain_ota_file_new_from_file (file, NULL, NULL, &error);
@@ -1583,16 +1548,16 @@ test_cli (void)
     g_assert_cmpstr (terrain_tdf_section_get_value (terrain_ota_file_get_schema (back, 0),
                                                     "mohometal"), ==, "31");
   }
-  run = run_cli ("ota", "set", ota_path, "--start", "1:x", NULL);
+  run = terrain_test_run_cli (NULL, "ota", "set", ota_path, "--start", "1:x", NULL);
   g_assert_cmpint (run.status, ==, 64);
-  run_clear (&run);
-  run = run_cli ("ota", "show", tnt_path, NULL);
+  terrain_test_cli_result_clear (&run);
+  run = terrain_test_run_cli (NULL, "ota", "show", tnt_path, NULL);
   g_assert_cmpint (run.status, ==, 2);
-  run_clear (&run);
-  run = run_cli ("hpi", "list", tnt_path, NULL);
+  terrain_test_cli_result_clear (&run);
+  run = terrain_test_run_cli (NULL, "hpi", "list", tnt_path, NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "HAPI"));
-  run_clear (&run);
+  terrain_test_cli_result_clear (&run);
 
   {
     g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
 #include "core/terrain-reader-private.h"
 #include "insomniac/terrain-cabac-private.h"
 #include "insomniac/terrain-hilbert-private.h"
@@ -2482,47 +2483,6 @@ test_mutations (void)
 
 /* CLI -------------------------------------------------------------------- */
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} CliResult;
-
-static void
-cli_result_clear (CliResult *result)
-{
-  g_clear_pointer (&result->out, g_free);
-  g_clear_pointer (&result->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliResult, cli_result_clear)
-
-static CliResult
-run_cli (const char *first,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  CliResult result = { 0 };
-  int wait_status = 0;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("TERRAIN_CLI"));
-  va_start (args, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &result.out, &result.err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (wait_status, NULL) || WIFEXITED (wait_status));
-  result.status = WEXITSTATUS (wait_status);
-  return result;
-}
-
 static void
 write_file (const char *path,
             GBytes     *bytes)
@@ -2611,32 +2571,34 @@ test_cli (void)
 
   /* No magic: the extension decides, or --format, which the hint names. */
   {
-    g_auto(CliResult) r = run_cli ("info", bin, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "info", bin, NULL);
 
     g_assert_cmpint (r.status, ==, 2);
     g_assert_nonnull (strstr (r.err, "--format"));
     g_assert_nonnull (strstr (r.err, "floor-height"));
   }
   {
-    g_auto(CliResult) r = run_cli ("info", "--format", "floor-height", bin, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "info", "--format",
+                                                           "floor-height", bin, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "floor-height"));
   }
   {
-    g_auto(CliResult) r = run_cli ("roundtrip", fhd, tnl, tnlc, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "roundtrip", fhd, tnl, tnlc, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
   }
   {
-    g_auto(CliResult) r = run_cli ("validate", fhd, tnlc, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "validate", fhd, tnlc, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
   }
 
   /* export-heights: the words, row 0 first. */
   {
-    g_auto(CliResult) r = run_cli ("insomniac", "export-heights", fhd, png, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "insomniac", "export-heights",
+                                                           fhd, png, NULL);
     g_autoptr(TerrainImage) image = NULL;
 
     g_assert_cmpint (r.status, ==, 0);
@@ -2645,7 +2607,8 @@ test_cli (void)
     g_assert_cmpmem (terrain_image_get_data (image, NULL), sizeof words, words, sizeof words);
   }
   {
-    g_auto(CliResult) r = run_cli ("insomniac", "export-heights", "--world", fhd, png, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "insomniac", "export-heights",
+                                                           "--world", fhd, png, NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "metres = "));
@@ -2657,7 +2620,8 @@ test_cli (void)
       "heights.png", "colour.png", "occlusion.png", "material.png", "region.png",
       "grass-weight.png", "grass-group.png", "zero.png", "t18.png", "snow.png",
     };
-    g_auto(CliResult) r = run_cli ("insomniac", "export-node", tnl, "8/255/255", node_dir, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "insomniac", "export-node", tnl,
+                                                           "8/255/255", node_dir, NULL);
     g_autoptr(TerrainNodeChunk) chunk = load_chunk (chunk_bytes);
     g_autoptr(TerrainImage) image = NULL;
     g_autoptr(TerrainNodeChunk) reread = NULL;
@@ -2701,8 +2665,9 @@ test_cli (void)
 
     offset_arg = g_strdup_printf ("--offset=%d", offset);
     {
-      g_auto(CliResult) r2 = run_cli ("insomniac", "import-heights", offset_arg, tnlc, edited_png,
-                                      "-o", edited, NULL);
+      g_auto(TerrainTestCliResult) r2 = terrain_test_run_cli (NULL, "insomniac", "import-heights",
+                                                              offset_arg, tnlc, edited_png,
+                                                              "-o", edited, NULL);
 
       g_assert_cmpint (r2.status, ==, 0);
     }
@@ -2729,8 +2694,9 @@ test_cli (void)
     patch_bytes = terrain_image_save_png_bytes (patch, NULL);
     write_file (png, patch_bytes);
     {
-      g_auto(CliResult) r = run_cli ("insomniac", "import-heights", "--x", "16", "--y", "8", fhd,
-                                     png, NULL);
+      g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "insomniac", "import-heights",
+                                                             "--x", "16", "--y", "8", fhd,
+                                                             png, NULL);
 
       g_assert_cmpint (r.status, ==, 0);
     }
@@ -2744,7 +2710,8 @@ test_cli (void)
   }
 
   {
-    g_auto(CliResult) r = run_cli ("insomniac", "export-node", tnl, "87381", node_dir, NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "insomniac", "export-node", tnl,
+                                                           "87381", node_dir, NULL);
 
     g_assert_cmpint (r.status, ==, 64);
   }
