@@ -435,6 +435,48 @@ test_geometry (void)
   }
 }
 
+/* An Atlas's exported heights are north up, like the heightmap it was
+ * built from: a grid sloping down from its first row (north) to its last
+ * exports with its high side in row 0, and matches the source closely. */
+static void
+test_export_heights_orientation (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (65, 65, 1.0, &error);
+  gfloat *data = terrain_heightfield_get_data (field, NULL);
+  g_autoptr(TerrainAtlasBuilder) builder = NULL;
+  g_autoptr(TerrainAtlasFile) atlas = NULL;
+  g_autoptr(TerrainImage) heights = NULL;
+  const guint8 *pixels;
+  gsize stride;
+  guint side;
+
+  g_assert_no_error (error);
+  /* Down from north to south, and a bump in the north-east corner. */
+  for (guint y = 0; y < 65; y++)
+    for (guint x = 0; x < 65; x++)
+      data[y * 65 + x] = (gfloat) (64 - y) + (x > 48 && y < 16 ? 20.0f : 0.0f);
+
+  builder = terrain_atlas_builder_new (field);
+  terrain_atlas_builder_set_tree_depth (builder, 2);
+  terrain_atlas_builder_set_error (builder, 0.1);
+  atlas = build (builder);
+  heights = terrain_document_export_heights (TERRAIN_DOCUMENT (atlas), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (terrain_image_get_format (heights), ==, TERRAIN_IMAGE_GRAY16);
+  side = terrain_image_get_width (heights);
+  pixels = terrain_image_get_data (heights, NULL);
+  stride = terrain_image_get_stride (heights);
+
+#define HEIGHT_AT(x, y) (*(const guint16 *) (gconstpointer) (pixels + (gsize) (y) * stride + 2 * (gsize) (x)))
+  /* North (row 0) is high, south (last row) is low. */
+  g_assert_cmpuint (HEIGHT_AT (side / 4, 1), >, HEIGHT_AT (side / 4, side - 2));
+  /* The bump is in the north-east: top right of the picture. */
+  g_assert_cmpuint (HEIGHT_AT (side - 4, 4), >, HEIGHT_AT (4, 4));
+  g_assert_cmpuint (HEIGHT_AT (side - 4, 4), >, HEIGHT_AT (side - 4, side - 4));
+#undef HEIGHT_AT
+}
+
 static void
 test_versions (void)
 {
@@ -1166,6 +1208,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/Terrain/AtlasBuilder/geometry", test_geometry);
+  g_test_add_func ("/Terrain/AtlasBuilder/export-heights-orientation",
+                   test_export_heights_orientation);
   g_test_add_func ("/Terrain/AtlasBuilder/versions", test_versions);
   g_test_add_func ("/Terrain/AtlasBuilder/u16-limits", test_u16_limits);
   g_test_add_func ("/Terrain/AtlasBuilder/texture", test_texture);

@@ -2139,8 +2139,9 @@ raster_triangle (gfloat                *grid,
 
 /* The heights of the first geometry tree's leaves, rasterised (non-skirt
  * triangles) into a square grid over their XY extent, 64 samples per leaf
- * side up to 4096: column = X, row 0 = lowest Y, grey = Z scaled from the
- * leaves' lowest (0) to highest (65535) vertex; uncovered samples are 0. */
+ * side up to 4096: column = X, row 0 = highest Y (north up, as the
+ * heightmap an Atlas is built from), grey = Z scaled from the leaves'
+ * lowest (0) to highest (65535) vertex; uncovered samples are 0. */
 static TerrainImage *
 terrain_atlas_file_export_heights (TerrainDocument  *document,
                                    GError          **error)
@@ -2228,7 +2229,9 @@ terrain_atlas_file_export_heights (TerrainDocument  *document,
         if (!isnan (z))
           value = (guint16) CLAMP (range > 0 ? (z - extent.min[2]) / range * 65535.0 + 0.5 : 0,
                                    0, 65535);
-        memcpy (pixels + (gsize) y * terrain_image_get_stride (image) + 2 * (gsize) x, &value, 2);
+        /* grid row 0 is the lowest Y: the picture's last row. */
+        memcpy (pixels + (gsize) (side - 1 - y) * terrain_image_get_stride (image) + 2 * (gsize) x,
+                &value, 2);
       }
 
   return g_steal_pointer (&image);
