@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "terrain-cli.h"
 
@@ -71,7 +72,10 @@ terrain_command_export_image (int    argc,
   image = terrain_document_render_image (document, palette, &error);
   if (image == NULL)
     {
-      if (palette == NULL && g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE))
+      /* Only when the library asks for one: a tile that does not decode
+       * is also an invalid value. */
+      if (palette == NULL && g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE)
+          && strstr (error->message, "palette") != NULL)
         g_printerr ("terrain: %s: %s (%s)\n", argv[1], error->message,
                     _("give one with --palette"));
       else

@@ -9,10 +9,10 @@
  *  - a TNT map with a palette: its tiles, averaged down to SIZE the way the
  *    game's minimap generator does (or the embedded minimap when that is at
  *    least SIZE already);
- *  - a TQT texture tree: its root tile;
  *  - any file libterrain renders (an SCT section through the palette, an
- *    Atlas file's root texture tile, a node chunk's colour):
- *    terrain_document_render_image();
+ *    Atlas file's root texture tile, a TQT tree's texture, a node chunk's
+ *    colour, a CHU tree, a model seen from above or a plain heightmap as
+ *    shaded relief, a node layer's quadtree): terrain_document_render_image();
  *  - any file with heights: terrain_document_export_heights(), shaded by
  *    slope and tinted by height, with water below a TNT map's sea level.
  *
@@ -178,36 +178,6 @@ draw_tnt (TerrainTntMap   *map,
 }
 
 /* The root tile of a DDS texture quadtree. */
-static TerrainImage *
-draw_tqt (TerrainTqtFile  *tqt,
-          GError         **error)
-{
-  g_autoptr(GBytes) tile = NULL;
-  gint entry;
-
-  if (terrain_tqt_file_get_encoding (tqt) != TERRAIN_TQT_ENCODING_DDS)
-    {
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                           _("only DDS texture trees can be previewed"));
-      return NULL;
-    }
-  entry = terrain_tqt_file_lookup_node (tqt, 0, 0, 0);
-  if (entry < 0)
-    {
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                           _("the texture tree has no root tile"));
-      return NULL;
-    }
-  tile = terrain_tqt_file_get_tile_bytes (tqt, entry);
-  if (tile == NULL)
-    {
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                           _("the texture tree's root tile is empty"));
-      return NULL;
-    }
-  return terrain_dds_decode (tile, NULL, error);
-}
-
 /* Mixes two colours, @t from 0 (@a) to 1 (@b). */
 static void
 mix (const guint8 *a,
@@ -326,8 +296,6 @@ draw (TerrainDocument  *document,
 
   if (TERRAIN_IS_TNT_MAP (document) && palette != NULL)
     return draw_tnt (TERRAIN_TNT_MAP (document), palette, size, error);
-  if (TERRAIN_IS_TQT_FILE (document))
-    return draw_tqt (TERRAIN_TQT_FILE (document), error);
 
   /* A TNT map without a palette has nothing to render but its heights. */
   if (!TERRAIN_IS_TNT_MAP (document))
@@ -431,8 +399,8 @@ main (int    argc,
   context = g_option_context_new (_("INPUT OUTPUT.png"));
   g_option_context_set_summary (context,
                                 _("Draw a PNG preview of a terrain file for file managers: a "
-                                  "map's tiles through a palette, an Atlas or TQT file's root "
-                                  "texture tile, or shaded heights."));
+                                  "map's tiles through a palette, the picture libterrain "
+                                  "renders of it, or shaded heights."));
   g_option_context_set_description (context,
                                     _("Exit status: 0 thumbnail written; 1 the file could not "
                                       "be read or has nothing to draw; 64 bad usage."));

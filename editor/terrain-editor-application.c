@@ -235,8 +235,7 @@ open_action (GSimpleAction *action,
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("Terrain files"));
-  /* Every format the library opens, and the plain heightmaps the window
-   * shows (terrain-editor-heightmap.c). */
+  /* Every format the library opens, plain heightmaps included. */
   formats = g_type_class_ref (TERRAIN_TYPE_FORMAT);
   for (guint i = 0; i < formats->n_values; i++)
     if (terrain_format_can_load (formats->values[i].value))
@@ -244,9 +243,6 @@ open_action (GSimpleAction *action,
            *p != NULL; p++)
         gtk_file_filter_add_suffix (filter, *p);
   g_type_class_unref (formats);
-  for (const char *const *p = (const char *const[]) { "png", "hgt", "raw", "r16", NULL };
-       *p != NULL; p++)
-    gtk_file_filter_add_suffix (filter, *p);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_object_unref (filter);
   filter = gtk_file_filter_new ();
@@ -442,6 +438,7 @@ terrain_editor_application_startup (GApplication *app)
     { "win.tool('tiles')", { "<Alt>6", NULL } },
     { "win.tool('atlas')", { "<Alt>7", NULL } },
     { "win.show-grid", { "<Control>g", NULL } },
+    { "win.show-chunk-levels", { "<Control>l", NULL } },
   };
 
   g_autoptr(GtkCssProvider) provider = NULL;

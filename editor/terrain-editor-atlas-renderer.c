@@ -43,6 +43,11 @@
  * deferred (the coarser chunk stays drawn). A chunk or tile that does not
  * decode is skipped for good (a debug message says why) and its parent
  * stays drawn.
+ *
+ * Levels: on request each drawn chunk is tinted by its level (the view
+ * adds the chunks' bounds as lines, terrain_editor_atlas_renderer_get_
+ * drawn_boxes()); the palette is Okabe and Ito's, which stays distinct for
+ * the common colour-vision deficiencies.
  */
 
 #include "config.h"
@@ -65,6 +70,8 @@
 /* position (3), position morph (3), texture coordinate and its morph (4),
  * normal (3) */
 #define FLOATS_PER_VERTEX 13
+/* How much of a chunk's colour the level tint replaces. */
+#define LEVEL_TINT 0.85f
 
 enum {
   STATE_UNLOADED,
@@ -201,6 +208,8 @@ struct _TerrainEditorAtlasRenderer
   GLint             u_texture;
   GLint             u_light;
   GLint             u_height_range;
+  GLint             u_tint;
+  gboolean          show_levels;
 
   TerrainEditorAtlasStats stats;
 };
@@ -1629,6 +1638,7 @@ terrain_editor_atlas_renderer_set_program (TerrainEditorAtlasRenderer *self,
   self->u_texture = glGetUniformLocation (program, "u_texture");
   self->u_light = glGetUniformLocation (program, "u_light");
   self->u_height_range = glGetUniformLocation (program, "u_height_range");
+  self->u_tint = glGetUniformLocation (program, "u_tint");
 }
 
 /**
@@ -1729,6 +1739,7 @@ terrain_editor_atlas_renderer_draw (TerrainEditorAtlasRenderer    *self,
       glUniform2f (self->u_height_range, (float) self->z_min,
                    (float) (1.0 / MAX (self->z_max - self->z_min, 1e-6)));
       glUniform1i (self->u_texture, 0);
+      glUniform4f (self->u_tint, 0, 0, 0, 0);
       glActiveTexture (GL_TEXTURE0);
 
       g_array_sort (self->draw_list, compare_draw_items);
@@ -1750,6 +1761,13 @@ terrain_editor_atlas_renderer_draw (TerrainEditorAtlasRenderer    *self,
             }
           else
             glUniform1i (self->u_textured, 0);
+          if (self->show_levels)
+            {
+              float rgb[3];
+
+              terrain_editor_atlas_level_color (item->node->level, rgb);
+              glUniform4f (self->u_tint, rgb[0], rgb[1], rgb[2], LEVEL_TINT);
+            }
           glBindVertexArray (chunk->vao);
           glDrawElements (GL_TRIANGLES, chunk->n_indices, GL_UNSIGNED_SHORT, NULL);
 
@@ -1757,6 +1775,8 @@ terrain_editor_atlas_renderer_draw (TerrainEditorAtlasRenderer    *self,
           self->stats.n_triangles_drawn += (guint64) chunk->n_indices / 3;
           self->stats.n_surface_triangles_drawn += chunk->n_surface_triangles;
           self->stats.max_level_drawn = MAX (self->stats.max_level_drawn, item->node->level);
+          self->stats.n_chunks_at_level[MIN (item->node->level,
+                                             TERRAIN_EDITOR_ATLAS_STATS_LEVELS - 1)]++;
         }
       glBindVertexArray (0);
       glUseProgram (0);
@@ -1868,4 +1888,198 @@ terrain_editor_atlas_renderer_get_stats (TerrainEditorAtlasRenderer *self,
   stats->n_failed = self->n_failed;
   stats->geometry_depth = self->geometry_depth;
   stats->texture_depth = self->texture_toc != NULL ? self->texture_depth : 0;
+}
+
+/**
+ * terrain_editor_atlas_renderer_set_show_levels:
+ * @show: whether to tint each chunk by its level
+ *
+ * Takes effect with the next frame.
+ */
+void
+terrain_editor_atlas_renderer_set_show_levels (TerrainEditorAtlasRenderer *self,
+                                               gboolean                    show)
+{
+  self->show_levels = !!show;
+}
+
+/**
+ * terrain_editor_atlas_renderer_get_drawn_boxes:
+ * @boxes: a #GArray of #TerrainEditorAtlasChunkBox to append to
+ *
+ * The chunks the last frame drew: their levels and bounds (map space).
+ */
+void
+terrain_editor_atlas_renderer_get_drawn_boxes (TerrainEditorAtlasRenderer *self,
+                                               GArray                     *boxes)
+{
+  for (guint i = 0; i < self->draw_list->len; i++)
+    {
+      const DrawItem *item = &g_array_index (self->draw_list, DrawItem, i);
+      TerrainEditorAtlasChunkBox box;
+
+      /* As draw() does: a node without a chunk was not drawn. */
+      if (item->node->chunk == NULL)
+        continue;
+      box.level = item->node->level;
+      memcpy (box.box, item->node->box, sizeof box.box);
+      g_array_append_val (boxes, box);
+    }
+}
+
+/**
+ * terrain_editor_atlas_renderer_world_to_map:
+ * @world: a box in world units (Z up, Y north)
+ * @map_box: (out caller-allocates) (array fixed-size=6): the box in map
+ *   space (x east of the west edge, y up, z south of the north edge): min
+ *   x, y, z, then max
+ */
+void
+terrain_editor_atlas_renderer_world_to_map (TerrainEditorAtlasRenderer *self,
+                                            const TerrainAtlasBox      *world,
+                                            float                      *map_box)
+{
+  box_to_map (self, world, map_box);
+}
+
+/**
+ * terrain_editor_atlas_level_color:
+ * @level: a geometry level
+ * @rgb: (out caller-allocates) (array fixed-size=3): its colour, 0 to 1
+ *
+ * The colour chunks of @level are tinted with: Okabe and Ito's seven
+ * colours (black left out), ordered so that neighbouring levels contrast,
+ * repeating after level 6.
+ */
+void
+terrain_editor_atlas_level_color (guint  level,
+                                  float *rgb)
+{
+  static const guint8 palette[][3] = {
+    { 0x00, 0x72, 0xb2 },   /* blue */
+    { 0xe6, 0x9f, 0x00 },   /* orange */
+    { 0x00, 0x9e, 0x73 },   /* bluish green */
+    { 0xcc, 0x79, 0xa7 },   /* reddish purple */
+    { 0xf0, 0xe4, 0x42 },   /* yellow */
+    { 0x56, 0xb4, 0xe9 },   /* sky blue */
+    { 0xd5, 0x5e, 0x00 },   /* vermillion */
+  };
+  const guint8 *c = palette[level % G_N_ELEMENTS (palette)];
+
+  for (guint i = 0; i < 3; i++)
+    rgb[i] = c[i] / 255.0f;
+}
+
+static gboolean
+stub_world_box (TerrainAtlasFile *file,
+                TerrainAtlasToc  *toc,
+                guint             index,
+                TerrainAtlasBox  *box)
+{
+  g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (toc, index);
+  g_autoptr(TerrainAtlasGeometry) geometry = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (terrain_atlas_stub_get_bounds (stub, box) && box_is_sane (box))
+    return TRUE;
+  /* Before version 101 the chunk says where it is. */
+  if (!terrain_atlas_stub_has_chunk (stub))
+    return FALSE;
+  for (guint slot = 0; slot < terrain_atlas_file_get_n_tocs (file); slot++)
+    if (terrain_atlas_file_get_toc (file, slot) == toc)
+      geometry = terrain_atlas_file_get_geometry (file, slot, index, &error);
+  if (geometry == NULL)
+    {
+      g_debug ("Atlas stub bounds: %s", error != NULL ? error->message : "not in the file");
+      return FALSE;
+    }
+  return terrain_atlas_geometry_compute_bounds (geometry, box) && box_is_sane (box);
+}
+
+/**
+ * terrain_editor_atlas_get_terrain_box:
+ * @file: an Atlas file
+ * @box: (out): the bounds of the first geometry tree's root, world units
+ *
+ * From the root stub, or (before version 101) its decoded chunk.
+ *
+ * Returns: %FALSE when the file has no geometry root with bounds
+ */
+gboolean
+terrain_editor_atlas_get_terrain_box (TerrainAtlasFile *file,
+                                      TerrainAtlasBox  *box)
+{
+  gint slot = terrain_atlas_file_find_toc (file, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  TerrainAtlasToc *toc;
+  gint64 root;
+
+  if (slot < 0)
+    return FALSE;
+  toc = terrain_atlas_file_get_toc (file, (guint) slot);
+  root = terrain_atlas_toc_find_stub (toc, 0, 0, 0);
+  return root >= 0 && stub_world_box (file, toc, (guint) root, box);
+}
+
+/**
+ * terrain_editor_atlas_get_stub_box:
+ * @file: the Atlas file holding @stub
+ * @stub: a geometry or texture stub
+ * @box: (out): what it covers, world units
+ *
+ * A geometry stub covers its bounds (from the stub, or its chunk before
+ * version 101). A texture tile covers the square of the geometry node it
+ * textures: texture tree X mirrors geometry X (atlas-chu-tqt.md §4), so
+ * tile (L, x, y) lies over geometry node (L, 2^L − 1 − x, y), a 2^L-th of
+ * the root's extent; its heights are those of that node's stub (or the
+ * deepest one over it), else the root's.
+ *
+ * Returns: %FALSE for config stubs and stubs off the trees
+ */
+gboolean
+terrain_editor_atlas_get_stub_box (TerrainAtlasFile *file,
+                                   TerrainAtlasStub *stub,
+                                   TerrainAtlasBox  *box)
+{
+  TerrainAtlasToc *toc = terrain_atlas_stub_get_toc (stub);
+  TerrainAtlasBox root, heights;
+  guint level;
+  guint32 x, y, gx, gy;
+  double n, w, h;
+  gint slot;
+
+  if (toc == NULL || !terrain_atlas_stub_get_node (stub, &level, &x, &y))
+    return FALSE;
+  if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_GEOMETRY)
+    return stub_world_box (file, toc, terrain_atlas_stub_get_index (stub), box);
+  if (terrain_atlas_toc_get_kind (toc) != TERRAIN_ATLAS_TOC_TEXTURE ||
+      level >= MAX_LEVELS || !terrain_editor_atlas_get_terrain_box (file, &root))
+    return FALSE;
+
+  n = ldexp (1.0, (int) level);
+  gx = (guint32) (((guint64) 1 << level) - 1 - x);
+  gy = y;
+  w = ((double) root.max[0] - root.min[0]) / n;
+  h = ((double) root.max[1] - root.min[1]) / n;
+  box->min[0] = (float) (root.min[0] + gx * w);
+  box->max[0] = (float) (root.min[0] + (gx + 1) * w);
+  box->min[1] = (float) (root.min[1] + gy * h);
+  box->max[1] = (float) (root.min[1] + (gy + 1) * h);
+  box->min[2] = root.min[2];
+  box->max[2] = root.max[2];
+
+  slot = terrain_atlas_file_find_toc (file, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  if (slot >= 0)
+    {
+      TerrainAtlasToc *geometry = terrain_atlas_file_get_toc (file, (guint) slot);
+      guint depth = terrain_atlas_toc_get_tree_depth (geometry);
+      guint at = MIN (level, depth > 0 ? depth - 1 : 0);
+      gint64 index = terrain_atlas_toc_find_stub (geometry, at, gx >> (level - at), gy >> (level - at));
+
+      if (index >= 0 && stub_world_box (file, geometry, (guint) index, &heights))
+        {
+          box->min[2] = heights.min[2];
+          box->max[2] = heights.max[2];
+        }
+    }
+  return TRUE;
 }

@@ -12,6 +12,9 @@ G_BEGIN_DECLS
 
 typedef struct _TerrainEditorAtlasRenderer TerrainEditorAtlasRenderer;
 
+/* Levels the per-level figures count; deeper ones count at the last. */
+#define TERRAIN_EDITOR_ATLAS_STATS_LEVELS 16
+
 /**
  * TerrainEditorAtlasStats:
  * @n_chunks_drawn: geometry chunks drawn by the last frame
@@ -35,6 +38,7 @@ typedef struct _TerrainEditorAtlasRenderer TerrainEditorAtlasRenderer;
  * @n_failed: chunks and tiles that did not decode (their parents are drawn)
  * @geometry_depth: levels of the geometry tree
  * @texture_depth: levels of the texture tree drawn (0: none)
+ * @n_chunks_at_level: of @n_chunks_drawn, how many at each geometry level
  *
  * Figures of the Atlas renderer, for the benchmark and the tests.
  */
@@ -58,7 +62,21 @@ typedef struct
   guint   n_failed;
   guint   geometry_depth;
   guint   texture_depth;
+  guint   n_chunks_at_level[TERRAIN_EDITOR_ATLAS_STATS_LEVELS];
 } TerrainEditorAtlasStats;
+
+/**
+ * TerrainEditorAtlasChunkBox:
+ * @level: the chunk's geometry level (0: the root)
+ * @box: its bounds in map space: min x, y (height), z, max x, y, z
+ *
+ * A chunk the last frame drew, for the level overlay.
+ */
+typedef struct
+{
+  guint   level;
+  float   box[6];
+} TerrainEditorAtlasChunkBox;
 
 /**
  * TerrainEditorAtlasFrame:
@@ -119,5 +137,26 @@ terrain_editor_atlas_renderer_pick             (TerrainEditorAtlasRenderer    *s
 void
 terrain_editor_atlas_renderer_get_stats        (TerrainEditorAtlasRenderer    *self,
                                                 TerrainEditorAtlasStats       *stats);
+void
+terrain_editor_atlas_renderer_set_show_levels  (TerrainEditorAtlasRenderer    *self,
+                                                gboolean                       show);
+void
+terrain_editor_atlas_renderer_get_drawn_boxes  (TerrainEditorAtlasRenderer    *self,
+                                                GArray                        *boxes);
+void
+terrain_editor_atlas_renderer_world_to_map     (TerrainEditorAtlasRenderer    *self,
+                                                const TerrainAtlasBox         *world,
+                                                float                         *map_box);
+
+void
+terrain_editor_atlas_level_color               (guint                          level,
+                                                float                         *rgb);
+gboolean
+terrain_editor_atlas_get_terrain_box           (TerrainAtlasFile              *file,
+                                                TerrainAtlasBox               *box);
+gboolean
+terrain_editor_atlas_get_stub_box              (TerrainAtlasFile              *file,
+                                                TerrainAtlasStub              *stub,
+                                                TerrainAtlasBox               *box);
 
 G_END_DECLS

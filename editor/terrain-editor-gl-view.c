@@ -15,7 +15,10 @@
  * Torque Atlas files are not resampled into one grid: their own quadtree of
  * LOD chunks and texture tiles is drawn by terrain-editor-atlas-renderer.c,
  * which decodes chunks as the camera needs them within a time budget per
- * frame; the view keeps asking for frames until the caches settle.
+ * frame; the view keeps asking for frames until the caches settle. Over
+ * them it can show each drawn chunk's level (a tint and its bounding box,
+ * with a legend and the renderer's figures in the atlas-readout property)
+ * and highlight one stub's box, which the Structure tab selects.
  */
 
 #include "config.h"
@@ -71,6 +74,19 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+enum {
+  PROP_0,
+  PROP_SHOW_CHUNK_LEVELS,
+  PROP_ATLAS_READOUT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Chunk bounding boxes are drawn in their level's colour darkened to this,
+ * so that they stand out on the chunks tinted with it. */
+#define LEVEL_BOX_SHADE 0.45f
 
 typedef struct
 {
@@ -211,6 +227,19 @@ struct _TerrainEditorGlView
   guint             refine_id;
   double            lod_height;              /* pixels the LOD is chosen for */
   gint64            atlas_budget_us;
+
+  /* Atlas overlays: chunk levels and the highlighted stub (world units). */
+  gboolean          show_chunk_levels;
+  gboolean          highlight_visible;
+  TerrainAtlasBox   highlight;
+  GArray           *chunk_boxes;             /* TerrainEditorAtlasChunkBox */
+  GArray           *line_vertices;           /* floats, 4 per vertex */
+  GLuint            lines_vao;
+  GLuint            lines_vbo;
+  gsize             lines_vbo_size;
+  char             *atlas_readout;
+  char             *pending_readout;
+  guint             readout_id;
 };
 
 G_DEFINE_FINAL_TYPE (TerrainEditorGlView, terrain_editor_gl_view, GTK_TYPE_GL_AREA)
@@ -1327,6 +1356,309 @@ compare_draw_items (gconstpointer a,
   return (x->dist > y->dist) - (x->dist < y->dist);
 }
 
+/* ------------------------------------------------------------------------
+ * Atlas overlays: chunk levels, the highlighted stub, the readout
+ */
+
+/* The corners of a map-space box: bit 0 max x, bit 1 max y, bit 2 max z. */
+static void
+box_corner (const float *box,
+            guint        corner,
+            float       *out)
+{
+  out[0] = box[(corner & 1) ? 3 : 0];
+  out[1] = box[(corner & 2) ? 4 : 1];
+  out[2] = box[(corner & 4) ? 5 : 2];
+  out[3] = 1.0f;
+}
+
+static void
+append_box_edges (GArray      *vertices,
+                  const float *box)
+{
+  static const guint8 edges[12][2] = {
+    { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 },
+    { 0, 2 }, { 1, 3 }, { 4, 6 }, { 5, 7 },
+    { 0, 4 }, { 1, 5 }, { 2, 6 }, { 3, 7 },
+  };
+
+  for (guint e = 0; e < G_N_ELEMENTS (edges); e++)
+    for (guint end = 0; end < 2; end++)
+      {
+        float v[4];
+
+        box_corner (box, edges[e][end], v);
+        g_array_append_vals (vertices, v, 4);
+      }
+}
+
+static void
+append_box_faces (GArray      *vertices,
+                  const float *box)
+{
+  static const guint8 faces[6][4] = {
+    { 0, 2, 6, 4 }, { 1, 3, 7, 5 }, { 0, 1, 5, 4 },
+    { 2, 3, 7, 6 }, { 0, 1, 3, 2 }, { 4, 5, 7, 6 },
+  };
+  static const guint8 fan[6] = { 0, 1, 2, 0, 2, 3 };
+
+  for (guint f = 0; f < G_N_ELEMENTS (faces); f++)
+    for (guint k = 0; k < G_N_ELEMENTS (fan); k++)
+      {
+        float v[4];
+
+        box_corner (box, faces[f][fan[k]], v);
+        g_array_append_vals (vertices, v, 4);
+      }
+}
+
+/* The level boxes of the chunks just drawn, then the highlighted stub's
+ * box: seen through the terrain faintly, in front of it fully, its edges
+ * two pixels wide (core profiles draw lines one pixel wide: the edges are
+ * drawn again a pixel to the right, down and both). */
+static void
+draw_atlas_overlays (TerrainEditorGlView *self,
+                     int                  width,
+                     int                  height)
+{
+  guint level_first[TERRAIN_EDITOR_ATLAS_STATS_LEVELS + 1];
+  guint highlight_edges = 0, highlight_faces = 0;
+  guint n_levels = 0;
+  gsize bytes;
+
+  g_array_set_size (self->line_vertices, 0);
+  if (self->show_chunk_levels)
+    {
+      g_array_set_size (self->chunk_boxes, 0);
+      terrain_editor_atlas_renderer_get_drawn_boxes (self->atlas, self->chunk_boxes);
+      for (guint level = 0; level < TERRAIN_EDITOR_ATLAS_STATS_LEVELS; level++)
+        {
+          level_first[level] = self->line_vertices->len / 4;
+          for (guint i = 0; i < self->chunk_boxes->len; i++)
+            {
+              const TerrainEditorAtlasChunkBox *b =
+                &g_array_index (self->chunk_boxes, TerrainEditorAtlasChunkBox, i);
+
+              if (MIN (b->level, TERRAIN_EDITOR_ATLAS_STATS_LEVELS - 1) == level)
+                append_box_edges (self->line_vertices, b->box);
+            }
+        }
+      n_levels = TERRAIN_EDITOR_ATLAS_STATS_LEVELS;
+      level_first[n_levels] = self->line_vertices->len / 4;
+    }
+  if (self->highlight_visible)
+    {
+      float box[6];
+
+      terrain_editor_atlas_renderer_world_to_map (self->atlas, &self->highlight, box);
+      highlight_edges = self->line_vertices->len / 4;
+      append_box_edges (self->line_vertices, box);
+      highlight_faces = self->line_vertices->len / 4;
+      append_box_faces (self->line_vertices, box);
+    }
+  if (self->line_vertices->len == 0)
+    return;
+
+  if (self->lines_vao == 0)
+    {
+      glGenVertexArrays (1, &self->lines_vao);
+      glGenBuffers (1, &self->lines_vbo);
+      glBindVertexArray (self->lines_vao);
+      glBindBuffer (GL_ARRAY_BUFFER, self->lines_vbo);
+      glEnableVertexAttribArray (0);
+      glVertexAttribPointer (0, 4, GL_FLOAT, GL_FALSE, 4 * sizeof (float), NULL);
+    }
+  glBindVertexArray (self->lines_vao);
+  glBindBuffer (GL_ARRAY_BUFFER, self->lines_vbo);
+  bytes = self->line_vertices->len * sizeof (float);
+  if (bytes > self->lines_vbo_size)
+    {
+      glBufferData (GL_ARRAY_BUFFER, bytes, NULL, GL_DYNAMIC_DRAW);
+      self->lines_vbo_size = bytes;
+    }
+  glBufferSubData (GL_ARRAY_BUFFER, 0, bytes, self->line_vertices->data);
+
+  glUseProgram (self->flat_program);
+  glUniformMatrix4fv (self->flat_mvp, 1, GL_FALSE, self->view_proj);
+  glEnable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LEQUAL);
+  for (guint level = 0; level < n_levels; level++)
+    {
+      GLsizei count = (GLsizei) (level_first[level + 1] - level_first[level]);
+      float rgb[3];
+
+      if (count == 0)
+        continue;
+      terrain_editor_atlas_level_color (level, rgb);
+      glUniform4f (self->flat_color, rgb[0] * LEVEL_BOX_SHADE, rgb[1] * LEVEL_BOX_SHADE,
+                   rgb[2] * LEVEL_BOX_SHADE, 1.0f);
+      glDrawArrays (GL_LINES, (GLint) level_first[level], count);
+    }
+
+  if (self->highlight_visible)
+    {
+      glEnable (GL_BLEND);
+      glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+      glDepthMask (GL_FALSE);
+      /* Through the terrain: a light veil and faint edges. */
+      glDisable (GL_DEPTH_TEST);
+      glUniform4f (self->flat_color, 1.0f, 1.0f, 1.0f, 0.22f);
+      glDrawArrays (GL_TRIANGLES, (GLint) highlight_faces, 36);
+      glUniform4f (self->flat_color, 1.0f, 1.0f, 1.0f, 0.5f);
+      glDrawArrays (GL_LINES, (GLint) highlight_edges, 24);
+      /* In front of it: solid edges. */
+      glEnable (GL_DEPTH_TEST);
+      glUniform4f (self->flat_color, 1.0f, 1.0f, 1.0f, 1.0f);
+      for (guint k = 0; k < 4; k++)
+        {
+          float shifted[16];
+
+          /* Clip x += dx · 2 / width · w: a shift of dx pixels. */
+          memcpy (shifted, self->view_proj, sizeof shifted);
+          for (guint c = 0; c < 4; c++)
+            {
+              shifted[c * 4 + 0] += (float) ((k & 1) * 2.0 / MAX (width, 1)) * shifted[c * 4 + 3];
+              shifted[c * 4 + 1] -= (float) ((k >> 1) * 2.0 / MAX (height, 1)) * shifted[c * 4 + 3];
+            }
+          glUniformMatrix4fv (self->flat_mvp, 1, GL_FALSE, shifted);
+          glDrawArrays (GL_LINES, (GLint) highlight_edges, 24);
+        }
+      glDepthMask (GL_TRUE);
+      glDisable (GL_BLEND);
+    }
+  glBindVertexArray (0);
+  glUseProgram (0);
+}
+
+/* Appends "\n" and @line (taken) as markup. */
+static void
+append_escaped_line (GString *text,
+                     char    *line)
+{
+  g_autofree char *escaped = g_markup_escape_text (line, -1);
+
+  g_string_append_printf (text, "\n%s", escaped);
+  g_free (line);
+}
+
+/**
+ * terrain_editor_gl_view_format_atlas_readout:
+ * @stats: figures of the Atlas renderer
+ *
+ * The chunk-level legend and figures the view shows while chunk levels are
+ * on: per level its colour and how many chunks the frame drew, then the
+ * triangles drawn and what the two caches hold.
+ *
+ * Returns: (transfer full): Pango markup, one line per figure
+ */
+char *
+terrain_editor_gl_view_format_atlas_readout (const TerrainEditorAtlasStats *stats)
+{
+  GString *text = g_string_new (NULL);
+  guint n_levels = MIN (MAX (stats->geometry_depth, 1), TERRAIN_EDITOR_ATLAS_STATS_LEVELS);
+  g_autofree char *triangles = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->n_triangles_drawn);
+  g_autofree char *surface = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->n_surface_triangles_drawn);
+  g_autofree char *geometry_bytes = g_format_size_full (stats->geometry_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *geometry_budget = g_format_size_full (stats->geometry_budget, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *texture_bytes = g_format_size_full (stats->texture_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *texture_budget = g_format_size_full (stats->texture_budget, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *heading = g_markup_escape_text (_("Chunk levels"), -1);
+  g_autofree char *line = NULL;
+
+  /* Translations are text: every line is escaped whole. */
+  g_string_append_printf (text, "<b>%s</b>", heading);
+  for (guint level = 0; level < n_levels; level++)
+    {
+      guint n = stats->n_chunks_at_level[level];
+      g_autofree char *plain = NULL;
+      float rgb[3];
+
+      terrain_editor_atlas_level_color (level, rgb);
+      /* Translators: how many chunks of a level of detail the 3D view draws. */
+      plain = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Level %u: %u chunk", "Level %u: %u chunks", n),
+                               level, n);
+      g_free (line);
+      line = g_markup_escape_text (plain, -1);
+      g_string_append_printf (text, "\n<span background=\"#%02x%02x%02x\">\u2003\u2003</span> %s",
+                              (guint) (rgb[0] * 255 + 0.5f), (guint) (rgb[1] * 255 + 0.5f),
+                              (guint) (rgb[2] * 255 + 0.5f), line);
+    }
+
+  /* Translators: triangles drawn, then those of them on the surface (the
+   * rest are the skirts hiding the seams between levels). */
+  append_escaped_line (text, g_strdup_printf (_("Triangles: %s (surface %s)"), triangles, surface));
+  append_escaped_line (text, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                           "Geometry cache: %u chunk, %s of %s",
+                                                           "Geometry cache: %u chunks, %s of %s",
+                                                           stats->n_geometry_cached),
+                                              stats->n_geometry_cached, geometry_bytes, geometry_budget));
+  if (stats->texture_depth > 0)
+    append_escaped_line (text, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                             "Texture cache: %u tile, %s of %s",
+                                                             "Texture cache: %u tiles, %s of %s",
+                                                             stats->n_textures_cached),
+                                                stats->n_textures_cached, texture_bytes, texture_budget));
+  else
+    append_escaped_line (text, g_strdup (_("No texture tiles")));
+  return g_string_free (text, FALSE);
+}
+
+static void
+set_readout (TerrainEditorGlView *self,
+             const char          *readout)
+{
+  if (g_strcmp0 (self->atlas_readout, readout) == 0)
+    return;
+  g_free (self->atlas_readout);
+  self->atlas_readout = g_strdup (readout);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATLAS_READOUT]);
+}
+
+static gboolean
+on_readout_idle (gpointer data)
+{
+  TerrainEditorGlView *self = data;
+  g_autofree char *readout = g_steal_pointer (&self->pending_readout);
+
+  self->readout_id = 0;
+  set_readout (self, readout);
+  return G_SOURCE_REMOVE;
+}
+
+/* After an Atlas frame: the readout follows it, at once for offscreen
+ * pictures and after the frame for on-screen ones (a label changed while
+ * GTK paints would wait for the next frame anyway). */
+static void
+update_readout (TerrainEditorGlView *self,
+                gboolean             now)
+{
+  g_autofree char *readout = NULL;
+
+  if (self->show_chunk_levels && self->atlas != NULL)
+    {
+      TerrainEditorAtlasStats stats;
+
+      terrain_editor_atlas_renderer_get_stats (self->atlas, &stats);
+      readout = terrain_editor_gl_view_format_atlas_readout (&stats);
+    }
+  else
+    readout = g_strdup ("");
+
+  if (now)
+    {
+      g_clear_handle_id (&self->readout_id, g_source_remove);
+      g_clear_pointer (&self->pending_readout, g_free);
+      set_readout (self, readout);
+      return;
+    }
+  if (g_strcmp0 (readout, self->atlas_readout) == 0 && self->readout_id == 0)
+    return;
+  g_free (self->pending_readout);
+  self->pending_readout = g_steal_pointer (&readout);
+  if (self->readout_id == 0)
+    self->readout_id = g_idle_add (on_readout_idle, self);
+}
+
 static void
 draw_atlas (TerrainEditorGlView *self,
             int                  width,
@@ -1351,12 +1683,14 @@ draw_atlas (TerrainEditorGlView *self,
   frame.light[1] = 0.8f;
   frame.light[2] = -0.45f;
   frame.budget_us = self->atlas_budget_us;
+  terrain_editor_atlas_renderer_set_show_levels (self->atlas, self->show_chunk_levels);
 
   glEnable (GL_DEPTH_TEST);
   glDepthFunc (GL_LEQUAL);
   glDisable (GL_BLEND);
   glDisable (GL_CULL_FACE);
   self->atlas_pending = terrain_editor_atlas_renderer_draw (self->atlas, &frame);
+  draw_atlas_overlays (self, width, height);
 }
 
 static void
@@ -1684,6 +2018,8 @@ terrain_editor_gl_view_render (GtkGLArea    *area,
    * has had its turn. */
   if (self->atlas != NULL && self->atlas_pending && self->refine_id == 0)
     self->refine_id = g_idle_add (on_refine, self);
+  if (self->atlas != NULL)
+    update_readout (self, FALSE);
 
   return TRUE;
 }
@@ -1796,6 +2132,10 @@ terrain_editor_gl_view_unrealize (GtkWidget *widget)
         glDeleteVertexArrays (1, &self->marker_vao);
       if (self->marker_vbo != 0)
         glDeleteBuffers (1, &self->marker_vbo);
+      if (self->lines_vao != 0)
+        glDeleteVertexArrays (1, &self->lines_vao);
+      if (self->lines_vbo != 0)
+        glDeleteBuffers (1, &self->lines_vbo);
       if (self->terrain_program != 0)
         glDeleteProgram (self->terrain_program);
       if (self->flat_program != 0)
@@ -1807,6 +2147,8 @@ terrain_editor_gl_view_unrealize (GtkWidget *widget)
   self->water_vbo_size = 0;
   memset (self->lods, 0, sizeof self->lods);
   self->water_vao = self->water_vbo = self->marker_vao = self->marker_vbo = 0;
+  self->lines_vao = self->lines_vbo = 0;
+  self->lines_vbo_size = 0;
   self->terrain_program = self->flat_program = self->atlas_program = 0;
   self->atlas_has_program = FALSE;
   self->n_marker_vertices = 0;
@@ -2252,6 +2594,8 @@ terrain_editor_gl_view_set_document (TerrainEditorGlView *self,
 
   load_cpu_data (self);
   self->upload_all = TRUE;
+  self->highlight_visible = FALSE;
+  update_readout (self, TRUE);
   terrain_editor_gl_view_reset_camera (self);
 }
 
@@ -2473,6 +2817,8 @@ terrain_editor_gl_view_render_image (TerrainEditorGlView  *self,
       self->lod_height = height;
       self->atlas_budget_us = -1;
       draw_scene (self, (int) width, (int) height);
+      if (self->atlas != NULL)
+        update_readout (self, TRUE);
       glPixelStorei (GL_PACK_ALIGNMENT, 4);
       data = terrain_image_get_data (image, NULL);
       stride = terrain_image_get_stride (image);
@@ -2518,9 +2864,203 @@ terrain_editor_gl_view_get_last_render_time (TerrainEditorGlView *self)
   return self->last_render_time;
 }
 
+/**
+ * terrain_editor_gl_view_set_show_chunk_levels:
+ * @show: whether to show Atlas chunk levels
+ *
+ * Sets #TerrainEditorGlView:show-chunk-levels.
+ */
+void
+terrain_editor_gl_view_set_show_chunk_levels (TerrainEditorGlView *self,
+                                              gboolean             show)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self));
+
+  show = !!show;
+  if (self->show_chunk_levels == show)
+    return;
+  self->show_chunk_levels = show;
+  if (!show)
+    update_readout (self, TRUE);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_CHUNK_LEVELS]);
+}
+
+gboolean
+terrain_editor_gl_view_get_show_chunk_levels (TerrainEditorGlView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self), FALSE);
+
+  return self->show_chunk_levels;
+}
+
+/**
+ * terrain_editor_gl_view_get_atlas_readout:
+ *
+ * Returns: (transfer none): #TerrainEditorGlView:atlas-readout
+ */
+const char *
+terrain_editor_gl_view_get_atlas_readout (TerrainEditorGlView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self), NULL);
+
+  return self->atlas_readout;
+}
+
+/**
+ * terrain_editor_gl_view_set_atlas_highlight:
+ * @box: (nullable): what to highlight, world units (an Atlas stub's
+ *   bounds, terrain_editor_atlas_get_stub_box()), or %NULL for nothing
+ *
+ * Draws @box over an Atlas terrain: its edges, and faintly where the
+ * terrain hides them.
+ */
+void
+terrain_editor_gl_view_set_atlas_highlight (TerrainEditorGlView   *self,
+                                            const TerrainAtlasBox *box)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self));
+
+  if (box == NULL && !self->highlight_visible)
+    return;
+  self->highlight_visible = box != NULL;
+  if (box != NULL)
+    self->highlight = *box;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+/**
+ * terrain_editor_gl_view_get_atlas_highlight:
+ * @box: (out) (optional): the highlighted box, world units
+ *
+ * Returns: whether a box is highlighted
+ */
+gboolean
+terrain_editor_gl_view_get_atlas_highlight (TerrainEditorGlView *self,
+                                            TerrainAtlasBox     *box)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self), FALSE);
+
+  if (box != NULL && self->highlight_visible)
+    *box = self->highlight;
+  return self->highlight_visible;
+}
+
+/**
+ * terrain_editor_gl_view_frame_atlas_box:
+ * @box: a box in world units
+ *
+ * Moves the camera, keeping its direction, to look at the middle of @box
+ * from where the whole box fits in the view.
+ */
+void
+terrain_editor_gl_view_frame_atlas_box (TerrainEditorGlView   *self,
+                                        const TerrainAtlasBox *box)
+{
+  float b[6];
+  double radius;
+
+  g_return_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self));
+  g_return_if_fail (box != NULL);
+
+  if (self->atlas == NULL)
+    return;
+  terrain_editor_atlas_renderer_world_to_map (self->atlas, box, b);
+  radius = sqrt ((b[3] - b[0]) * (b[3] - b[0]) + (b[4] - b[1]) * (b[4] - b[1]) +
+                 (b[5] - b[2]) * (b[5] - b[2])) / 2;
+  self->target_x = (b[0] + b[3]) / 2;
+  self->target_y = (b[2] + b[5]) / 2;
+  /* The sphere around the box fills about 80% of the view's height. */
+  self->distance = radius / sin (FOV_Y / 2) * 1.25;
+  clamp_camera (self);
+  camera_moved (self);
+}
+
+/**
+ * terrain_editor_gl_view_project:
+ * @map_x: map position (as terrain_editor_gl_view_pick() gives)
+ * @map_y: map position
+ * @elevation: height above the map's zero, world units (Atlas) or drawn
+ *   units
+ * @width: width of the picture to project into, pixels
+ * @height: its height
+ * @x: (out): where the point lands, pixels from the left
+ * @y: (out): pixels from the top
+ *
+ * Projects a point with the current camera, as a frame of @width ×
+ * @height (the widget's size, or that given to
+ * terrain_editor_gl_view_render_image()) draws it.
+ *
+ * Returns: %FALSE when the point is behind the camera
+ */
+gboolean
+terrain_editor_gl_view_project (TerrainEditorGlView *self,
+                                double               map_x,
+                                double               map_y,
+                                double               elevation,
+                                guint                width,
+                                guint                height,
+                                double              *x,
+                                double              *y)
+{
+  float m[16];
+  double cx, cy, cw;
+
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self), FALSE);
+
+  compute_view_proj (self, (int) width, (int) height, m);
+  cx = m[0] * map_x + m[4] * elevation + m[8] * map_y + m[12];
+  cy = m[1] * map_x + m[5] * elevation + m[9] * map_y + m[13];
+  cw = m[3] * map_x + m[7] * elevation + m[11] * map_y + m[15];
+  if (cw <= 1e-9)
+    return FALSE;
+  *x = (cx / cw + 1) / 2 * width;
+  *y = (1 - cy / cw) / 2 * height;
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------------
  * GObject
  */
+
+static void
+terrain_editor_gl_view_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  TerrainEditorGlView *self = TERRAIN_EDITOR_GL_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_CHUNK_LEVELS:
+      g_value_set_boolean (value, self->show_chunk_levels);
+      break;
+    case PROP_ATLAS_READOUT:
+      g_value_set_string (value, self->atlas_readout);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+terrain_editor_gl_view_set_property (GObject      *object,
+                                     guint         prop_id,
+                                     const GValue *value,
+                                     GParamSpec   *pspec)
+{
+  TerrainEditorGlView *self = TERRAIN_EDITOR_GL_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_CHUNK_LEVELS:
+      terrain_editor_gl_view_set_show_chunk_levels (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
 
 static void
 terrain_editor_gl_view_dispose (GObject *object)
@@ -2532,6 +3072,7 @@ terrain_editor_gl_view_dispose (GObject *object)
   g_clear_pointer (&self->palette, terrain_palette_unref);
   g_clear_handle_id (&self->settle_id, g_source_remove);
   g_clear_handle_id (&self->refine_id, g_source_remove);
+  g_clear_handle_id (&self->readout_id, g_source_remove);
 
   G_OBJECT_CLASS (terrain_editor_gl_view_parent_class)->dispose (object);
 }
@@ -2544,6 +3085,10 @@ terrain_editor_gl_view_finalize (GObject *object)
   clear_cpu_data (self);
   g_array_unref (self->draw_list);
   g_array_unref (self->water_quads);
+  g_array_unref (self->chunk_boxes);
+  g_array_unref (self->line_vertices);
+  g_free (self->atlas_readout);
+  g_free (self->pending_readout);
 
   G_OBJECT_CLASS (terrain_editor_gl_view_parent_class)->finalize (object);
 }
@@ -2555,6 +3100,8 @@ terrain_editor_gl_view_class_init (TerrainEditorGlViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkGLAreaClass *area_class = GTK_GL_AREA_CLASS (klass);
 
+  object_class->get_property = terrain_editor_gl_view_get_property;
+  object_class->set_property = terrain_editor_gl_view_set_property;
   object_class->dispose = terrain_editor_gl_view_dispose;
   object_class->finalize = terrain_editor_gl_view_finalize;
   widget_class->realize = terrain_editor_gl_view_realize;
@@ -2594,6 +3141,30 @@ terrain_editor_gl_view_class_init (TerrainEditorGlViewClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_UINT);
 
+  /**
+   * TerrainEditorGlView:show-chunk-levels:
+   *
+   * Whether Atlas chunks are tinted by their quadtree level and drawn with
+   * their bounding boxes (see #TerrainEditorGlView:atlas-readout).
+   */
+  properties[PROP_SHOW_CHUNK_LEVELS] =
+    g_param_spec_boolean ("show-chunk-levels", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * TerrainEditorGlView:atlas-readout:
+   *
+   * While chunk levels are shown on an Atlas file: the legend of the level
+   * colours with the chunks drawn per level, the triangles and the caches
+   * of the last frame (Pango markup,
+   * terrain_editor_gl_view_format_atlas_readout()); else empty. Follows
+   * on-screen frames once they are drawn, offscreen pictures at once.
+   */
+  properties[PROP_ATLAS_READOUT] =
+    g_param_spec_string ("atlas-readout", NULL, NULL, "",
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
   gtk_widget_class_set_css_name (widget_class, "terrain-gl-view");
 }
 
@@ -2606,6 +3177,9 @@ terrain_editor_gl_view_init (TerrainEditorGlView *self)
   self->show_features = TRUE;
   self->draw_list = g_array_new (FALSE, FALSE, sizeof (DrawItem));
   self->water_quads = g_array_new (FALSE, FALSE, sizeof (float));
+  self->chunk_boxes = g_array_new (FALSE, FALSE, sizeof (TerrainEditorAtlasChunkBox));
+  self->line_vertices = g_array_new (FALSE, FALSE, sizeof (float));
+  self->atlas_readout = g_strdup ("");
   self->yaw = 0;
   self->pitch = 50.0 * G_PI / 180.0;
   self->distance = 64;

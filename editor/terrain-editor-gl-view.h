@@ -58,5 +58,24 @@ gboolean      terrain_editor_gl_view_get_atlas_stats (TerrainEditorGlView     *s
 void          terrain_editor_gl_view_set_atlas_cache_budget (TerrainEditorGlView *self,
                                                              gsize                geometry_bytes,
                                                              gsize                texture_bytes);
+void          terrain_editor_gl_view_set_show_chunk_levels (TerrainEditorGlView *self,
+                                                            gboolean             show);
+gboolean      terrain_editor_gl_view_get_show_chunk_levels (TerrainEditorGlView *self);
+const char   *terrain_editor_gl_view_get_atlas_readout (TerrainEditorGlView *self);
+char         *terrain_editor_gl_view_format_atlas_readout (const TerrainEditorAtlasStats *stats);
+void          terrain_editor_gl_view_set_atlas_highlight (TerrainEditorGlView   *self,
+                                                          const TerrainAtlasBox *box);
+gboolean      terrain_editor_gl_view_get_atlas_highlight (TerrainEditorGlView *self,
+                                                          TerrainAtlasBox     *box);
+void          terrain_editor_gl_view_frame_atlas_box (TerrainEditorGlView   *self,
+                                                      const TerrainAtlasBox *box);
+gboolean      terrain_editor_gl_view_project      (TerrainEditorGlView  *self,
+                                                   double                map_x,
+                                                   double                map_y,
+                                                   double                elevation,
+                                                   guint                 width,
+                                                   guint                 height,
+                                                   double               *x,
+                                                   double               *y);
 
 G_END_DECLS

@@ -7,7 +7,9 @@
  * voids, start positions, tool previews) are drawn with Cairo over the
  * visible part only, in map cell units. The view scrolls itself
  * (GtkScrollable), so a 640x640-cell map never allocates a 10240-pixel
- * widget.
+ * widget. On Atlas files it outlines what a stub selected in the Structure
+ * tab covers, placed on the picture as the library draws it (the root
+ * texture tile, or the height grid).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +17,7 @@
 #include "config.h"
 
 #include "terrain-editor-map-view.h"
+#include "terrain-editor-atlas-renderer.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -68,6 +71,14 @@ struct _TerrainEditorMapView
   gboolean rect_blocked;
   gboolean highlight_visible;
   int highlight_x, highlight_y;
+
+  /* Atlas files: the terrain's extent (world units), whether the picture
+   * is the root texture tile (else the height grid), and the outline. */
+  gboolean have_atlas_extent;
+  gboolean atlas_texture_picture;
+  TerrainAtlasBox atlas_extent;
+  gboolean outline_visible;
+  TerrainAtlasBox outline;
 
   double pan_h, pan_v;
   gboolean panning;
@@ -255,8 +266,14 @@ rerender (TerrainEditorMapView *self)
     goto out;
 
   image = terrain_document_render_image (self->document, self->palette, &error);
+  self->atlas_texture_picture = image != NULL;
   if (image == NULL)
     image = terrain_document_export_heights (self->document, &heights_error);
+  self->have_atlas_extent =
+    image != NULL && TERRAIN_IS_ATLAS_FILE (self->document) &&
+    terrain_editor_atlas_get_terrain_box (TERRAIN_ATLAS_FILE (self->document), &self->atlas_extent) &&
+    self->atlas_extent.max[0] > self->atlas_extent.min[0] &&
+    self->atlas_extent.max[1] > self->atlas_extent.min[1];
   if (image == NULL)
     {
       if (get_tnt (self) != NULL && self->palette == NULL)
@@ -633,6 +650,87 @@ draw_start_positions (TerrainEditorMapView *self,
     }
 }
 
+/* An Atlas world position on the picture, in cells (picture pixels). Both
+ * pictures an Atlas has are maps north up, east right: the root texture
+ * tile (turned so by the library) covers the terrain edge to edge; the
+ * height grid has a sample on each edge. */
+static void
+atlas_to_picture (TerrainEditorMapView *self,
+                  double                world_x,
+                  double                world_y,
+                  double               *x,
+                  double               *y)
+{
+  const TerrainAtlasBox *e = &self->atlas_extent;
+  double east = (world_x - e->min[0]) / ((double) e->max[0] - e->min[0]);
+  double north = (world_y - e->min[1]) / ((double) e->max[1] - e->min[1]);
+
+  if (self->atlas_texture_picture)
+    {
+      *x = east * self->map_width;
+      *y = (1 - north) * self->map_height;
+    }
+  else
+    {
+      *x = east * (self->map_width - 1) + 0.5;
+      *y = (1 - north) * (self->map_height - 1) + 0.5;
+    }
+}
+
+/**
+ * terrain_editor_map_view_get_atlas_outline:
+ * @x: (out) (optional): left edge of the outline, cells
+ * @y: (out) (optional): top edge
+ * @width: (out) (optional): its width
+ * @height: (out) (optional): its height
+ *
+ * Returns: whether an Atlas outline is shown
+ */
+gboolean
+terrain_editor_map_view_get_atlas_outline (TerrainEditorMapView *self,
+                                           double               *x,
+                                           double               *y,
+                                           double               *width,
+                                           double               *height)
+{
+  double x0, y0, x1, y1;
+
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), FALSE);
+
+  if (!self->outline_visible || !self->have_atlas_extent || self->texture == NULL)
+    return FALSE;
+  atlas_to_picture (self, self->outline.min[0], self->outline.min[1], &x0, &y0);
+  atlas_to_picture (self, self->outline.max[0], self->outline.max[1], &x1, &y1);
+  if (x != NULL)
+    *x = MIN (x0, x1);
+  if (y != NULL)
+    *y = MIN (y0, y1);
+  if (width != NULL)
+    *width = fabs (x1 - x0);
+  if (height != NULL)
+    *height = fabs (y1 - y0);
+  return TRUE;
+}
+
+/**
+ * terrain_editor_map_view_set_atlas_outline:
+ * @box: (nullable): what to outline, Atlas world units (its X and Y
+ *   extent), or %NULL for nothing
+ */
+void
+terrain_editor_map_view_set_atlas_outline (TerrainEditorMapView  *self,
+                                           const TerrainAtlasBox *box)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  if (box == NULL && !self->outline_visible)
+    return;
+  self->outline_visible = box != NULL;
+  if (box != NULL)
+    self->outline = *box;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 terrain_editor_map_view_snapshot (GtkWidget   *widget,
                                   GtkSnapshot *snapshot)
@@ -723,6 +821,24 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
       cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
       cairo_stroke (cr);
     }
+
+  {
+    double ox, oy, ow, oh;
+
+    if (terrain_editor_map_view_get_atlas_outline (self, &ox, &oy, &ow, &oh))
+      {
+        /* White on a dark rim: visible on any picture. */
+        cairo_rectangle (cr, ox, oy, ow, oh);
+        cairo_set_source_rgba (cr, 1, 1, 1, 0.2);
+        cairo_fill_preserve (cr);
+        cairo_set_line_width (cr, 4 * unit);
+        cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
+        cairo_stroke_preserve (cr);
+        cairo_set_line_width (cr, 2 * unit);
+        cairo_set_source_rgb (cr, 1, 1, 1);
+        cairo_stroke (cr);
+      }
+  }
 
   if (self->highlight_visible)
     {
@@ -910,6 +1026,7 @@ terrain_editor_map_view_set_document (TerrainEditorMapView *self,
       g_clear_signal_handler (&self->tiles_changed_id, self->document);
     }
   g_set_object (&self->document, document);
+  self->outline_visible = FALSE;
   if (TERRAIN_IS_TNT_MAP (document))
     {
       self->cells_changed_id = g_signal_connect_swapped (document, "cells-changed",

@@ -67,6 +67,13 @@ void             terrain_editor_map_view_set_highlight    (TerrainEditorMapView 
                                                            gboolean               visible,
                                                            int                    x,
                                                            int                    y);
+void             terrain_editor_map_view_set_atlas_outline (TerrainEditorMapView  *self,
+                                                            const TerrainAtlasBox *box);
+gboolean         terrain_editor_map_view_get_atlas_outline (TerrainEditorMapView  *self,
+                                                            double                *x,
+                                                            double                *y,
+                                                            double                *width,
+                                                            double                *height);
 const char      *terrain_editor_map_view_get_message      (TerrainEditorMapView  *self);
 gboolean         terrain_editor_map_view_get_footprint    (TerrainEditorMapView  *self,
                                                            const char            *name,

@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include "terrain-editor-window.h"
-#include "terrain-editor-heightmap.h"
 #include "terrain-editor-item.h"
 #include "terrain-editor-map-view.h"
 #include "terrain-editor-gl-view.h"
@@ -42,6 +41,9 @@ struct _TerrainEditorWindow
   GtkNotebook *side_notebook;
   TerrainEditorMapView *map_view;
   GtkBox *gl_box;
+  GtkOverlay *gl_overlay;
+  GtkWidget *chunk_levels_button;
+  GtkLabel *chunk_levels_label;
   GtkGrid *tool_buttons;
   GtkWidget *tool_button[N_TOOLS];
   GtkStack *tool_stack;
@@ -84,6 +86,7 @@ struct _TerrainEditorWindow
   gboolean show_contours;
   gboolean show_voids;
   gboolean show_start_positions;
+  gboolean show_chunk_levels;
 
   gboolean updating_sea_level;
   TerrainCommand *sea_level_command;
@@ -110,6 +113,7 @@ enum {
   PROP_SHOW_CONTOURS,
   PROP_SHOW_VOIDS,
   PROP_SHOW_START_POSITIONS,
+  PROP_SHOW_CHUNK_LEVELS,
   PROP_BUSY,
   N_PROPS
 };
@@ -237,8 +241,6 @@ execute (TerrainEditorWindow *self,
 static const char *
 format_description (TerrainDocument *document)
 {
-  if (TERRAIN_EDITOR_IS_HEIGHTMAP (document))
-    return terrain_editor_heightmap_get_description (TERRAIN_EDITOR_HEIGHTMAP (document));
   return terrain_format_get_description (terrain_document_get_format (document));
 }
 
@@ -283,11 +285,9 @@ update_actions (TerrainEditorWindow *self)
 {
   gboolean has_doc = self->document != NULL;
   gboolean tnt = get_tnt (self) != NULL;
-  /* Plain heightmaps are shown, not written. */
-  gboolean can_save = has_doc && !TERRAIN_EDITOR_IS_HEIGHTMAP (self->document);
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", can_save);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", can_save);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", has_doc);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", has_doc);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo",
                                  self->stack != NULL && terrain_command_stack_get_can_undo (self->stack));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo",
@@ -296,6 +296,10 @@ update_actions (TerrainEditorWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.regenerate-minimap", tnt && get_palette (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.validate", has_doc);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-feature", tnt);
+  /* Chunk levels are those of Atlas files. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-chunk-levels",
+                                 has_doc && TERRAIN_IS_ATLAS_FILE (self->document));
+  gtk_widget_set_visible (self->chunk_levels_button, has_doc && TERRAIN_IS_ATLAS_FILE (self->document));
   for (guint i = 0; i < N_TOOLS; i++)
     gtk_widget_set_sensitive (self->tool_button[i], tool_applies (self, tools[i].id));
 }
@@ -409,6 +413,7 @@ map_stub_to_item (gpointer item,
   guint level;
   guint32 x, y;
   GString *text = g_string_new (NULL);
+  TerrainEditorItem *result;
 
   if (terrain_atlas_stub_get_node (stub, &level, &x, &y))
     title = g_strdup_printf (_("Stub %u (level %u, %u, %u)"), terrain_atlas_stub_get_index (stub),
@@ -428,7 +433,10 @@ map_stub_to_item (gpointer item,
     g_string_append_printf (text, _("; bounds (%g, %g, %g)–(%g, %g, %g)"),
                             box.min[0], box.min[1], box.min[2], box.max[0], box.max[1], box.max[2]);
   value = g_string_free (text, FALSE);
-  return terrain_editor_item_new (title, value);
+  result = terrain_editor_item_new (title, value);
+  /* Selecting the row highlights the stub (on_structure_selected). */
+  terrain_editor_item_set_data (result, g_object_ref (stub), g_object_unref);
+  return result;
 }
 
 static gpointer
@@ -476,8 +484,7 @@ archive_files_item (TerrainEditorWindow *self,
       const char *path = terrain_hpi_archive_get_path (archive, i);
       guint32 size = terrain_hpi_archive_get_file_size (archive, i);
       TerrainFormat format = terrain_format_detect (NULL, path);
-      gboolean opens = (format != TERRAIN_FORMAT_UNKNOWN && terrain_format_can_load (format))
-                       || terrain_heightmap_format_detect (NULL, path) != TERRAIN_HEIGHTMAP_AUTO;
+      gboolean opens = format != TERRAIN_FORMAT_UNKNOWN && terrain_format_can_load (format);
       g_autoptr(TerrainEditorItem) item = NULL;
       g_autofree char *value = NULL;
 
@@ -560,6 +567,189 @@ tqt_tiles_item (TerrainTqtFile *tqt)
   return result;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Atlas stubs: selected in the Structure tab (or the Atlas tool's tile
+ * list), a stub's box is highlighted in the 3D view and outlined in the 2D
+ * view, and the Properties tab describes it, decoding its chunk.           */
+
+static gint
+atlas_toc_slot (TerrainAtlasFile *atlas,
+                TerrainAtlasToc  *toc)
+{
+  for (guint t = 0; t < terrain_atlas_file_get_n_tocs (atlas); t++)
+    if (terrain_atlas_file_get_toc (atlas, t) == toc)
+      return (gint) t;
+  return -1;
+}
+
+static void
+append_box (GString               *text,
+            const char            *label,
+            const TerrainAtlasBox *box)
+{
+  g_string_append_printf (text, "%s (%g, %g, %g) – (%g, %g, %g)\n", label,
+                          box->min[0], box->min[1], box->min[2], box->max[0], box->max[1], box->max[2]);
+}
+
+/* What the Properties tab says about a stub: where it is in its tree, its
+ * bounds and chunk, and what the chunk holds (decoded now, once). */
+static char *
+describe_atlas_stub (TerrainAtlasFile *atlas,
+                     TerrainAtlasStub *stub)
+{
+  TerrainAtlasToc *toc = terrain_atlas_stub_get_toc (stub);
+  gint slot = atlas_toc_slot (atlas, toc);
+  guint index = terrain_atlas_stub_get_index (stub);
+  GString *text = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  TerrainAtlasBox box;
+  gboolean have_bounds;
+  guint level;
+  guint32 x, y;
+
+  switch (terrain_atlas_toc_get_kind (toc))
+    {
+    case TERRAIN_ATLAS_TOC_GEOMETRY:
+      g_string_append_printf (text, _("Geometry stub %u of TOC %d"), index, slot);
+      break;
+    case TERRAIN_ATLAS_TOC_TEXTURE:
+      g_string_append_printf (text, _("Texture stub %u of TOC %d"), index, slot);
+      break;
+    case TERRAIN_ATLAS_TOC_CONFIG:
+    default:
+      g_string_append_printf (text, _("Config stub %u of TOC %d"), index, slot);
+      break;
+    }
+  g_string_append_c (text, '\n');
+  if (terrain_atlas_stub_get_node (stub, &level, &x, &y))
+    {
+      g_string_append_printf (text, _("Level: %u"), level);
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Position: %u, %u"), x, y);
+      g_string_append_c (text, '\n');
+    }
+  have_bounds = terrain_atlas_stub_get_bounds (stub, &box);
+  if (have_bounds)
+    append_box (text, _("Bounds:"), &box);
+  else if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_TEXTURE &&
+           terrain_editor_atlas_get_stub_box (atlas, stub, &box))
+    append_box (text, _("Covers:"), &box);
+  if (terrain_atlas_stub_has_chunk (stub))
+    {
+      g_string_append_printf (text, _("Chunk: offset %u, %u bytes"), terrain_atlas_stub_get_offset (stub),
+                              terrain_atlas_stub_get_length (stub));
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Generation: %u"), terrain_atlas_stub_get_generation (stub));
+      g_string_append_c (text, '\n');
+    }
+  else
+    {
+      g_string_append_printf (text, "%s\n", _("No chunk"));
+      return g_strchomp (g_string_free (text, FALSE));
+    }
+
+  if (slot < 0)
+    return g_strchomp (g_string_free (text, FALSE));
+  if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_GEOMETRY)
+    {
+      g_autoptr(TerrainAtlasGeometry) geometry = terrain_atlas_file_get_geometry (atlas, (guint) slot, index,
+                                                                                &error);
+
+      if (geometry != NULL)
+        {
+          guint n_indices = terrain_atlas_geometry_get_n_indices (geometry);
+          guint skirt = MIN (n_indices, terrain_atlas_geometry_get_skirt_skip_count (geometry));
+
+          g_string_append_printf (text, _("Vertices: %u"), terrain_atlas_geometry_get_n_vertices (geometry));
+          g_string_append_c (text, '\n');
+          g_string_append_printf (text, _("Triangles: %u (%u surface, %u skirt)"), n_indices / 3,
+                                  (n_indices - skirt) / 3, skirt / 3);
+          g_string_append_c (text, '\n');
+          if (!have_bounds && terrain_atlas_geometry_compute_bounds (geometry, &box))
+            append_box (text, _("Bounds (from the chunk):"), &box);
+        }
+    }
+  else if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_TEXTURE)
+    {
+      g_autoptr(TerrainAtlasTexture) texture = terrain_atlas_file_get_texture (atlas, (guint) slot, index, &error);
+      guint width = 0, height = 0;
+
+      if (texture != NULL && terrain_atlas_texture_get_size (texture, &width, &height, &error))
+        {
+          g_string_append_printf (text, _("Image: %s, %u × %u pixels"),
+                                  terrain_atlas_texture_get_extension (texture), width, height);
+          g_string_append_c (text, '\n');
+        }
+    }
+  else
+    {
+      g_autoptr(TerrainAtlasConfig) config = terrain_atlas_file_get_config (atlas, (guint) slot, index, &error);
+
+      if (config != NULL)
+        {
+          g_string_append_printf (text, _("Entries: %u"), terrain_atlas_config_get_n_entries (config));
+          g_string_append_c (text, '\n');
+        }
+    }
+  if (error != NULL)
+    {
+      g_string_append_printf (text, _("The chunk does not decode: %s"), error->message);
+      g_string_append_c (text, '\n');
+    }
+  return g_strchomp (g_string_free (text, FALSE));
+}
+
+/* Highlights @stub (or nothing, for %NULL); @frame: also move the views to
+ * it (the row was activated). */
+static void
+highlight_atlas_stub (TerrainEditorWindow *self,
+                      TerrainAtlasStub    *stub,
+                      gboolean             frame)
+{
+  TerrainEditorGlView *gl_view = self->gl_view != NULL ? TERRAIN_EDITOR_GL_VIEW (self->gl_view) : NULL;
+  g_autofree char *description = NULL;
+  TerrainAtlasBox box;
+  gboolean have_box;
+  double x, y, width, height;
+
+  if (stub == NULL || !TERRAIN_IS_ATLAS_FILE (self->document))
+    {
+      if (gl_view != NULL)
+        terrain_editor_gl_view_set_atlas_highlight (gl_view, NULL);
+      terrain_editor_map_view_set_atlas_outline (self->map_view, NULL);
+      return;
+    }
+
+  have_box = terrain_editor_atlas_get_stub_box (TERRAIN_ATLAS_FILE (self->document), stub, &box);
+  if (gl_view != NULL)
+    terrain_editor_gl_view_set_atlas_highlight (gl_view, have_box ? &box : NULL);
+  terrain_editor_map_view_set_atlas_outline (self->map_view, have_box ? &box : NULL);
+  description = describe_atlas_stub (TERRAIN_ATLAS_FILE (self->document), stub);
+  gtk_label_set_text (self->properties_label, description);
+
+  if (!frame || !have_box)
+    return;
+  if (gl_view != NULL)
+    terrain_editor_gl_view_frame_atlas_box (gl_view, &box);
+  if (terrain_editor_map_view_get_atlas_outline (self->map_view, &x, &y, &width, &height))
+    terrain_editor_map_view_center_on (self->map_view, x + width / 2, y + height / 2);
+}
+
+static void
+on_structure_selected (GtkSingleSelection  *selection,
+                       GParamSpec          *pspec,
+                       TerrainEditorWindow *self)
+{
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (selection);
+  g_autoptr(TerrainEditorItem) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  gpointer data = item != NULL ? terrain_editor_item_get_data (item) : NULL;
+
+  /* The window's template is gone while it is disposed. */
+  if (self->map_view == NULL)
+    return;
+  highlight_atlas_stub (self, data != NULL && TERRAIN_IS_ATLAS_STUB (data) ? data : NULL, FALSE);
+}
+
 static void
 on_structure_activated (GtkListView         *list,
                         guint                position,
@@ -572,6 +762,8 @@ on_structure_activated (GtkListView         *list,
 
   if (G_IS_FILE (data) && get_app (self) != NULL)
     terrain_editor_application_open_file (get_app (self), data);
+  else if (data != NULL && TERRAIN_IS_ATLAS_STUB (data))
+    highlight_atlas_stub (self, data, TRUE);
   else if (row != NULL && gtk_tree_list_row_is_expandable (row))
     gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
 }
@@ -642,6 +834,7 @@ fill_structure (TerrainEditorWindow *self)
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_single_selection_set_can_unselect (selection, TRUE);
   gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect (selection, "notify::selected-item", G_CALLBACK (on_structure_selected), self);
   gtk_list_view_set_model (self->structure_list, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
 }
@@ -1091,6 +1284,15 @@ on_texture_selected (GtkDropDown         *dropdown,
   g_autoptr(TerrainImage) image = NULL;
 
   ref->stub = gtk_drop_down_get_selected (dropdown);
+  /* Picked by the user (not filled in): show where the tile lies. */
+  if (pspec != NULL)
+    {
+      g_autoptr(TerrainAtlasStub) stub =
+        g_list_model_get_item (G_LIST_MODEL (terrain_atlas_file_get_toc (TERRAIN_ATLAS_FILE (self->document),
+                                                                         ref->toc)), ref->stub);
+
+      highlight_atlas_stub (self, stub, FALSE);
+    }
   image = terrain_atlas_file_render_texture (TERRAIN_ATLAS_FILE (self->document), ref->toc, ref->stub,
                                              TERRAIN_ATLAS_CHANNELS_RGB, &error);
   if (image != NULL && terrain_image_get_format (image) == TERRAIN_IMAGE_RGBA8)
@@ -1246,7 +1448,7 @@ fill_atlas (TerrainEditorWindow *self)
         }
     }
   {
-    GtkWidget *label = gtk_label_new (_("Geometry chunks, their LOD levels and bounds are listed in the Structure tab."));
+    GtkWidget *label = gtk_label_new (_("Geometry chunks, their LOD levels and bounds are listed in the Structure tab: select a stub to highlight it in the views, double-click it to go there. Levels (Ctrl+L) colours the 3D view by level."));
 
     gtk_label_set_wrap (GTK_LABEL (label), TRUE);
     gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -1442,23 +1644,6 @@ load_thread (GTask        *task,
     result->document = terrain_document_load_path (path, TERRAIN_FORMAT_UNKNOWN, NULL, cancellable, &error);
   else
     result->document = terrain_document_load (file, NULL, cancellable, &error);
-  /* Not a format with documents: maybe a plain heightmap (PNG, SRTM, raw). */
-  if (result->document == NULL
-      && g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT))
-    {
-      g_autoptr(GBytes) bytes = g_file_load_bytes (file, cancellable, NULL, NULL);
-      g_autoptr(GError) heightmap_error = NULL;
-
-      if (bytes != NULL)
-        result->document = terrain_editor_heightmap_load (file, bytes, &heightmap_error);
-      /* Its own reason when it is one, the library's when not. */
-      if (result->document == NULL && heightmap_error != NULL
-          && !g_error_matches (heightmap_error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT))
-        {
-          g_clear_error (&error);
-          error = g_steal_pointer (&heightmap_error);
-        }
-    }
   if (result->document == NULL)
     {
       load_result_free (result);
@@ -2348,6 +2533,17 @@ on_gl_cell_activated (TerrainEditorWindow *self,
   on_cell_event (self, TERRAIN_EDITOR_MAP_RELEASE, x, y, button, 0);
 }
 
+/* The 3D view's chunk-level legend and figures, shown while there are
+ * some (levels on, an Atlas file). */
+static void
+on_atlas_readout (TerrainEditorWindow *self)
+{
+  const char *readout = terrain_editor_gl_view_get_atlas_readout (TERRAIN_EDITOR_GL_VIEW (self->gl_view));
+
+  gtk_label_set_markup (self->chunk_levels_label, readout);
+  gtk_widget_set_visible (GTK_WIDGET (self->chunk_levels_label), readout[0] != '\0');
+}
+
 static void
 on_gl_failed (TerrainEditorWindow *self,
               const char          *message)
@@ -2519,6 +2715,7 @@ flag_for_prop (TerrainEditorWindow *self,
     case PROP_SHOW_CONTOURS: return &self->show_contours;
     case PROP_SHOW_VOIDS: return &self->show_voids;
     case PROP_SHOW_START_POSITIONS: return &self->show_start_positions;
+    case PROP_SHOW_CHUNK_LEVELS: return &self->show_chunk_levels;
     default: return NULL;
     }
 }
@@ -2586,6 +2783,7 @@ apply_settings (TerrainEditorWindow *self)
   g_settings_bind (settings, "show-contours", self, "show-contours", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "show-voids", self, "show-voids", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "show-start-positions", self, "show-start-positions", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "show-chunk-levels", self, "show-chunk-levels", G_SETTINGS_BIND_DEFAULT);
 
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (fill_recent_menu), self, G_CONNECT_SWAPPED);
@@ -2634,7 +2832,10 @@ terrain_editor_window_class_init (TerrainEditorWindowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
-  const char *flags[] = { "show-grid", "show-features", "show-contours", "show-voids", "show-start-positions" };
+  /* The overlay flags, in property order; show-chunk-levels is the 3D
+   * view's, the others the 2D view's. */
+  const char *flags[] = { "show-grid", "show-features", "show-contours", "show-voids", "show-start-positions",
+                          "show-chunk-levels" };
 
   object_class->get_property = terrain_editor_window_get_property;
   object_class->set_property = terrain_editor_window_set_property;
@@ -2666,6 +2867,9 @@ terrain_editor_window_class_init (TerrainEditorWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, side_notebook);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, map_view);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, gl_box);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, gl_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, chunk_levels_button);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, chunk_levels_label);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, tool_buttons);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, tool_stack);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, sea_adjustment);
@@ -2777,7 +2981,10 @@ terrain_editor_window_init (TerrainEditorWindow *self)
   self->gl_view = terrain_editor_gl_view_new ();
   gtk_widget_set_vexpand (self->gl_view, TRUE);
   gtk_widget_set_hexpand (self->gl_view, TRUE);
-  gtk_box_append (self->gl_box, self->gl_view);
+  gtk_overlay_set_child (self->gl_overlay, self->gl_view);
+  g_object_bind_property (self, "show-chunk-levels", self->gl_view, "show-chunk-levels",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect_swapped (self->gl_view, "notify::atlas-readout", G_CALLBACK (on_atlas_readout), self);
   g_signal_connect_swapped (self->gl_view, "gl-failed", G_CALLBACK (on_gl_failed), self);
   g_signal_connect_swapped (self->gl_view, "cell-activated", G_CALLBACK (on_gl_cell_activated), self);
 

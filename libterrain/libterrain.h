@@ -20,6 +20,7 @@
 # include "core/terrain-document.h"
 # include "core/terrain-format.h"
 # include "core/terrain-heightfield.h"
+# include "core/terrain-heightmap-document.h"
 # include "core/terrain-command.h"
 # include "core/terrain-command-stack.h"
 # include "ta/terrain-tnt-map.h"

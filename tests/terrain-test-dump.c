@@ -95,6 +95,9 @@ DUMP_DOCUMENT (TerrainNodeChunk, terrain_node_chunk_new_from_bytes, "node-chunk"
 DUMP_DOCUMENT (TerrainOtaFile, terrain_ota_file_new_from_bytes, "ota")
 DUMP_DOCUMENT (TerrainTdfDocument, terrain_tdf_document_new_from_bytes, "tdf")
 DUMP_DOCUMENT (TerrainImage, terrain_dds_decode, "dds")
+/* Plain heightmaps share the importer's harness (fuzz-heightmap.c reads
+ * every input both ways). */
+DUMP_DOCUMENT (TerrainHeightmapDocument, terrain_heightmap_document_new_from_bytes, "heightmap")
 
 TerrainImage *__real_terrain_image_load_png_bytes (GBytes  *bytes,
                                                    GError **error);

@@ -8,6 +8,7 @@
 
 #include "terrain-test-fixtures.h"
 
+#include <math.h>
 #include <string.h>
 
 void
@@ -392,6 +393,87 @@ terrain_test_dat1_plane (void)
   return f;
 }
 
+/* A hill on an n x n grid over the plane's square (x and z ±0.5, nibble
+ * 12): y = terrain_test_hills (x + 0.5, z + 0.5) × 0.4, so its peak lies at
+ * x = +0.2, z = −0.15. One mesh, relative indices, UVs u = x + 0.5,
+ * v = z + 0.5, normals up, bounds that match the vertices (the mesh
+ * sphere is the plane's). */
+TerrainTestDat1 *
+terrain_test_dat1_hill (guint n)
+{
+  TerrainTestDat1 *f = terrain_test_dat1_plane ();
+  GByteArray *a;
+  gint16 top = G_MININT16, bottom = G_MAXINT16;
+
+  g_assert_cmpuint (n, >=, 2);
+  g_assert_cmpuint ((n - 1) * (n - 1) * 6, <=, G_MAXUINT16);
+
+  terrain_test_dat1_remove (f, TERRAIN_MODEL_TAG_VERTICES);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_VERTICES);
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        gint16 y = (gint16) lround (4096 * 0.4 * terrain_test_hills ((gdouble) i / (n - 1),
+                                                                      (gdouble) j / (n - 1)));
+
+        top = MAX (top, y);
+        bottom = MIN (bottom, y);
+        terrain_test_dat1_add_vertex (a, (gint16) (i * 4096 / (n - 1) - 2048), y,
+                                      (gint16) (j * 4096 / (n - 1) - 2048), 0x200FFE00);
+      }
+
+  terrain_test_dat1_remove (f, TERRAIN_MODEL_TAG_INDICES);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_INDICES);
+  for (guint j = 0; j + 1 < n; j++)
+    for (guint i = 0; i + 1 < n; i++)
+      {
+        guint16 v0 = (guint16) (j * n + i);
+
+        terrain_test_put_u16 (a, v0);
+        terrain_test_put_u16 (a, (guint16) (v0 + n));
+        terrain_test_put_u16 (a, (guint16) (v0 + n + 1));
+        terrain_test_put_u16 (a, v0);
+        terrain_test_put_u16 (a, (guint16) (v0 + n + 1));
+        terrain_test_put_u16 (a, (guint16) (v0 + 1));
+      }
+
+  terrain_test_dat1_remove (f, TERRAIN_MODEL_TAG_MESHES);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_MESHES);
+  terrain_test_dat1_add_mesh (a, 0, 0, (n - 1) * (n - 1) * 6, n * n,
+                              TERRAIN_MODEL_MESH_FLAG_RELATIVE_INDICES, 0);
+
+  terrain_test_dat1_remove (f, TERRAIN_MODEL_TAG_UV0);
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_UV0);
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        /* Half floats of 0, 1/(n-1), ...: exact enough for a test. */
+        gfloat u = (gfloat) i / (n - 1), v = (gfloat) j / (n - 1);
+        guint32 bu, bv;
+
+        memcpy (&bu, &u, 4);
+        memcpy (&bv, &v, 4);
+        terrain_test_put_u16 (a, u == 0 ? 0 : (guint16) (((bu >> 16) & 0x8000) |
+                                                         ((((bu >> 23) & 0xff) - 112) << 10) |
+                                                         ((bu >> 13) & 0x3ff)));
+        terrain_test_put_u16 (a, v == 0 ? 0 : (guint16) (((bv >> 16) & 0x8000) |
+                                                         ((((bv >> 23) & 0xff) - 112) << 10) |
+                                                         ((bv >> 13) & 0x3ff)));
+      }
+
+  /* Bounds: the box of the vertices. */
+  a = terrain_test_dat1_section (f, TERRAIN_MODEL_TAG_BUILT);
+  {
+    gfloat centre_y = (top + bottom) / 4096.0f / 2, half_y = (top - bottom) / 4096.0f / 2;
+    gfloat radius = sqrtf (0.5f + half_y * half_y);
+
+    memcpy (a->data + 4, &centre_y, 4);
+    memcpy (a->data + 12, &radius, 4);
+    memcpy (a->data + 20, &half_y, 4);
+  }
+  return f;
+}
+
 static gint
 compare_tags (gconstpointer a,
               gconstpointer b,
@@ -533,6 +615,113 @@ node_position (guint  id,
   *level = l;
   *a = (id - node_count (l)) >> l;
   *b = (id - node_count (l)) & ((1u << l) - 1);
+}
+
+/* Two hills and a valley over the unit square, heights 0 to about 1: the
+ * higher hill at (0.7, 0.35), a lower one at (0.25, 0.7). */
+gdouble
+terrain_test_hills (gdouble u,
+                    gdouble v)
+{
+  gdouble a = exp (-((u - 0.7) * (u - 0.7) + (v - 0.35) * (v - 0.35)) / 0.02);
+  gdouble b = 0.55 * exp (-((u - 0.25) * (u - 0.25) + (v - 0.7) * (v - 0.7)) / 0.03);
+  gdouble ripple = 0.04 * (1 + sin (u * 25.0) * cos (v * 19.0));
+
+  return a + b + ripple;
+}
+
+/* A CHU3 quadtree of @depth levels whose chunks are @grid x @grid vertex
+ * meshes of terrain_test_hills () (u across X, v down from the north: the
+ * largest Y is v = 0), 200 world units high; leaf dimensions 64, vertical
+ * scale 0.25; stubs in label order as in terrain_test_chu3 (). */
+GBytes *
+terrain_test_chu3_hills (guint depth,
+                         guint grid)
+{
+  GByteArray *out = g_byte_array_new ();
+  guint n = node_count (depth);
+  g_autofree gsize *offset = g_new (gsize, MAX (n, 1));
+  g_autoptr(GByteArray) chunks = g_byte_array_new ();
+  gsize data_start = 28 + (gsize) n * 37;
+  gdouble terrain = 64.0 * (1u << (depth - 1));
+  g_autofree gint16 *lo = g_new (gint16, MAX (n, 1));
+  g_autofree gint16 *hi = g_new (gint16, MAX (n, 1));
+
+  g_assert_cmpuint (grid, >=, 2);
+  for (guint node = 0; node < n; node++)
+    {
+      guint level, x, y;
+      gdouble size;
+
+      node_position (node, &level, &x, &y);
+      size = terrain / (1u << level);
+      offset[node] = data_start + chunks->len;
+      lo[node] = G_MAXINT16;
+      hi[node] = G_MININT16;
+      terrain_test_put_u32 (chunks, 0xBEEF1234);
+      terrain_test_put_u16 (chunks, (guint16) (grid * grid));
+      for (guint j = 0; j < grid; j++)
+        for (guint i = 0; i < grid; i++)
+          {
+            gdouble fx = (gdouble) i / (grid - 1), fy = (gdouble) j / (grid - 1);
+            gdouble wx = (x + fx) * size, wy = (y + fy) * size;
+            gint16 z = (gint16) lround (200.0 * terrain_test_hills (wx / terrain,
+                                                                    1.0 - wy / terrain) / 0.25);
+
+            lo[node] = MIN (lo[node], z);
+            hi[node] = MAX (hi[node], z);
+            terrain_test_put_u16 (chunks, (guint16) (gint16) lround ((fx * 2 - 1) * 16384));
+            terrain_test_put_u16 (chunks, (guint16) (gint16) lround ((fy * 2 - 1) * 16384));
+            terrain_test_put_u16 (chunks, (guint16) z);
+            terrain_test_put_u16 (chunks, 0);
+          }
+      terrain_test_put_u32 (chunks, (grid - 1) * (grid - 1) * 6);
+      for (guint j = 0; j + 1 < grid; j++)
+        for (guint i = 0; i + 1 < grid; i++)
+          {
+            guint16 v0 = (guint16) (j * grid + i);
+
+            terrain_test_put_u16 (chunks, v0);
+            terrain_test_put_u16 (chunks, (guint16) (v0 + 1));
+            terrain_test_put_u16 (chunks, (guint16) (v0 + grid));
+            terrain_test_put_u16 (chunks, (guint16) (v0 + 1));
+            terrain_test_put_u16 (chunks, (guint16) (v0 + grid + 1));
+            terrain_test_put_u16 (chunks, (guint16) (v0 + grid));
+          }
+      terrain_test_put_u32 (chunks, (grid - 1) * (grid - 1) * 2);
+      terrain_test_put_u8 (chunks, 0);
+      terrain_test_put_u32 (chunks, 0xB1E2E3F4);
+    }
+
+  g_byte_array_append (out, (const guint8 *) "CHU3", 4);
+  terrain_test_put_u16 (out, 400);
+  terrain_test_put_u16 (out, (guint16) depth);
+  terrain_test_put_f32 (out, 2.5f);
+  terrain_test_put_f32 (out, 0.25f);
+  terrain_test_put_f32 (out, 64.0f);
+  terrain_test_put_u32 (out, n);
+  terrain_test_put_u32 (out, 4);
+
+  for (guint label = 0; label < n; label++)
+    {
+      guint level, row, column, node;
+
+      node_position (label, &level, &row, &column);
+      node = node_id (level, column, row);
+      terrain_test_put_u32 (out, 0xDEADBEEF);
+      terrain_test_put_u32 (out, label);
+      for (guint i = 0; i < 4; i++)
+        terrain_test_put_u32 (out, G_MAXUINT32);
+      terrain_test_put_u8 (out, (guint8) level);
+      terrain_test_put_u16 (out, (guint16) column);
+      terrain_test_put_u16 (out, (guint16) row);
+      terrain_test_put_u16 (out, (guint16) lo[node]);
+      terrain_test_put_u16 (out, (guint16) hi[node]);
+      terrain_test_put_u32 (out, (guint32) offset[node]);
+    }
+  g_assert_cmpuint (out->len, ==, data_start);
+  g_byte_array_append (out, chunks->data, chunks->len);
+  return g_byte_array_free_to_bytes (out);
 }
 
 /* One CHU3 chunk: a 3x3 vertex grid over the chunk, heights rising with
@@ -684,6 +873,163 @@ terrain_test_tqt (guint depth)
       node_position (entry, &level, &y, &x);
       terrain_test_put_u32 (out, (guint32) offset[node_id (level, x, y)]);
     }
+  g_byte_array_append (out, tiles->data, tiles->len);
+  return g_byte_array_free_to_bytes (out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* TQT trees cut from a picture                                             */
+
+static const guint8 *
+pixel_of (TerrainImage *image,
+          guint         x,
+          guint         y)
+{
+  return terrain_image_get_data (image, NULL) + y * terrain_image_get_stride (image) + 4 * x;
+}
+
+/* A DDS header for an uncompressed A8R8G8B8 image without mip levels. */
+static GByteArray *
+rgba_dds_header (guint32 width,
+                 guint32 height)
+{
+  GByteArray *a = g_byte_array_new ();
+
+  g_byte_array_append (a, (const guint8 *) "DDS ", 4);
+  terrain_test_put_u32 (a, 124);
+  terrain_test_put_u32 (a, 0x1007);
+  terrain_test_put_u32 (a, height);
+  terrain_test_put_u32 (a, width);
+  terrain_test_put_u32 (a, width * 4);
+  terrain_test_put_u32 (a, 0);
+  terrain_test_put_u32 (a, 1);
+  for (guint i = 0; i < 11; i++)
+    terrain_test_put_u32 (a, 0);
+  terrain_test_put_u32 (a, 32);
+  terrain_test_put_u32 (a, 0x41);   /* RGB | ALPHAPIXELS */
+  terrain_test_put_u32 (a, 0);
+  terrain_test_put_u32 (a, 32);
+  terrain_test_put_u32 (a, 0x00FF0000);
+  terrain_test_put_u32 (a, 0x0000FF00);
+  terrain_test_put_u32 (a, 0x000000FF);
+  terrain_test_put_u32 (a, 0xFF000000);
+  terrain_test_put_u32 (a, 0x1000);
+  for (guint i = 0; i < 4; i++)
+    terrain_test_put_u32 (a, 0);
+  g_assert_cmpuint (a->len, ==, 128);
+  return a;
+}
+
+/* The picture a texture tree is cut from: red across, green down, blue in
+ * a checker of 8-pixel squares. */
+static void
+picture_pixel (guint  x,
+               guint  y,
+               guint  side,
+               guint8 rgba[4])
+{
+  rgba[0] = (guint8) (x * 255 / (side - 1));
+  rgba[1] = (guint8) (y * 255 / (side - 1));
+  rgba[2] = ((x / 8 + y / 8) % 2) ? 220 : 30;
+  rgba[3] = 255;
+}
+
+/* The picture at level @level of @depth, @tile << @level pixels a side:
+ * the full picture averaged over 2^(depth-1-level) squares. */
+TerrainImage *
+terrain_test_tqt_picture_level (guint depth,
+               guint tile,
+               guint level)
+{
+  guint full = tile << (depth - 1), side = tile << level, f = full / side;
+  TerrainImage *image = terrain_image_new (TERRAIN_IMAGE_RGBA8, side, side, NULL);
+  guint8 *data = terrain_image_get_data (image, NULL);
+
+  for (guint y = 0; y < side; y++)
+    for (guint x = 0; x < side; x++)
+      for (guint c = 0; c < 4; c++)
+        {
+          guint sum = 0;
+
+          for (guint j = 0; j < f; j++)
+            for (guint i = 0; i < f; i++)
+              {
+                guint8 p[4];
+
+                picture_pixel (x * f + i, y * f + j, full, p);
+                sum += p[c];
+              }
+          data[y * terrain_image_get_stride (image) + 4 * x + c] = (guint8) (sum / (f * f));
+        }
+  return image;
+}
+
+/* A TQT of @depth levels cut from the picture, @tile pixels a tile: DDS
+ * A8R8G8B8 (version 2) or JPEG (version 1, no size prefix); table entry
+ * nodeID(level, y, x) holds the tile at column x, row y (§9c). */
+GBytes *
+terrain_test_tqt_picture (guint    depth,
+             guint    tile,
+             gboolean jpeg)
+{
+  guint n = node_count (depth);
+  g_autoptr(GByteArray) tiles = g_byte_array_new ();
+  g_autofree guint32 *offset = g_new (guint32, n);
+  GByteArray *out = g_byte_array_new ();
+  gsize start = 16 + 4 * (gsize) n;
+
+  for (guint level = 0; level < depth; level++)
+    {
+      g_autoptr(TerrainImage) picture = terrain_test_tqt_picture_level (depth, tile, level);
+
+      for (guint y = 0; y < (1u << level); y++)
+        for (guint x = 0; x < (1u << level); x++)
+          {
+            g_autoptr(TerrainImage) part = terrain_image_new (TERRAIN_IMAGE_RGBA8, tile, tile,
+                                                              NULL);
+
+            offset[node_id (level, y, x)] = (guint32) (start + tiles->len);
+            for (guint j = 0; j < tile; j++)
+              memcpy (terrain_image_get_data (part, NULL) + j * terrain_image_get_stride (part),
+                      pixel_of (picture, x * tile, y * tile + j), 4 * (gsize) tile);
+            if (jpeg)
+              {
+                g_autoptr(GError) error = NULL;
+                g_autoptr(TerrainAtlasTexture) texture =
+                  terrain_atlas_texture_new_from_image (part, TERRAIN_ATLAS_TEXTURE_JPEG, 95,
+                                                        TERRAIN_ATLAS_CHANNELS_RGB, &error);
+                GBytes *stream;
+
+                g_assert_no_error (error);
+                stream = terrain_atlas_texture_get_data (texture);
+                g_byte_array_append (tiles, g_bytes_get_data (stream, NULL),
+                                     g_bytes_get_size (stream));
+              }
+            else
+              {
+                g_autoptr(GByteArray) dds = rgba_dds_header (tile, tile);
+
+                for (guint j = 0; j < tile; j++)
+                  for (guint i = 0; i < tile; i++)
+                    {
+                      const guint8 *p = pixel_of (part, i, j);
+
+                      terrain_test_put_u32 (dds, ((guint32) p[3] << 24) |
+                                                 ((guint32) p[0] << 16) |
+                                                 ((guint32) p[1] << 8) | p[2]);
+                    }
+                terrain_test_put_u32 (tiles, dds->len);
+                g_byte_array_append (tiles, dds->data, dds->len);
+              }
+          }
+    }
+
+  g_byte_array_append (out, (const guint8 *) "tqt\0", 4);
+  terrain_test_put_u32 (out, jpeg ? 1 : 2);
+  terrain_test_put_u32 (out, depth);
+  terrain_test_put_u32 (out, tile);
+  for (guint i = 0; i < n; i++)
+    terrain_test_put_u32 (out, offset[i]);
   g_byte_array_append (out, tiles->data, tiles->len);
   return g_byte_array_free_to_bytes (out);
 }

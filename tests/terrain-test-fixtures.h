@@ -104,6 +104,7 @@ typedef struct
 } TerrainTestDat1;
 
 TerrainTestDat1 *terrain_test_dat1_plane        (void);
+TerrainTestDat1 *terrain_test_dat1_hill         (guint           n);
 void             terrain_test_dat1_free         (TerrainTestDat1 *f);
 GByteArray      *terrain_test_dat1_section      (TerrainTestDat1 *f,
                                                  guint32          tag);
@@ -139,7 +140,24 @@ GBytes *terrain_test_ter (guint8   version,
 /* ------------------------------------------------------------------------ */
 /* Chunked LOD (.chu) and texture quadtrees (.tqt), atlas-chu-tqt.md §9     */
 
-GBytes *terrain_test_chu3 (guint depth);
-GBytes *terrain_test_tqt  (guint depth);
+GBytes *terrain_test_chu3       (guint   depth);
+GBytes *terrain_test_chu3_hills (guint   depth,
+                                 guint   grid);
+GBytes *terrain_test_tqt        (guint   depth);
+
+/* A tree cut from a picture (red across, green down, a blue checker of
+ * 8-pixel squares), @tile pixels a tile: DDS A8R8G8B8 (version 2) or JPEG
+ * (version 1) tiles; the picture of a level, for comparisons. */
+GBytes       *terrain_test_tqt_picture       (guint    depth,
+                                              guint    tile,
+                                              gboolean jpeg);
+TerrainImage *terrain_test_tqt_picture_level (guint    depth,
+                                              guint    tile,
+                                              guint    level);
+
+/* Heights 0 to about 1 over the unit square: the higher hill's peak at
+ * (0.7, 0.35), a lower one at (0.25, 0.7). */
+gdouble terrain_test_hills      (gdouble u,
+                                 gdouble v);
 
 G_END_DECLS

@@ -19,44 +19,10 @@
 #include <sys/wait.h>
 
 #include "libterrain.h"
+#include "terrain-test-fixtures.h"
 
 /* ------------------------------------------------------------------ */
 /* Byte helpers                                                        */
-
-static void
-put_u8 (GByteArray *a,
-        guint8      v)
-{
-  g_byte_array_append (a, &v, 1);
-}
-
-static void
-put_u16 (GByteArray *a,
-         guint16     v)
-{
-  guint8 b[2] = { v & 0xff, v >> 8 };
-
-  g_byte_array_append (a, b, 2);
-}
-
-static void
-put_u32 (GByteArray *a,
-         guint32     v)
-{
-  guint8 b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
-
-  g_byte_array_append (a, b, 4);
-}
-
-static void
-put_f32 (GByteArray *a,
-         gfloat      f)
-{
-  guint32 v;
-
-  memcpy (&v, &f, 4);
-  put_u32 (a, v);
-}
 
 static void
 put_bytes (GByteArray   *a,
@@ -71,23 +37,7 @@ put_filler (GByteArray *a,
             gsize       n)
 {
   for (gsize i = 0; i < n; i++)
-    put_u8 (a, (guint8) (0xA0 | ((a->len + i) & 0x0F)));
-}
-
-static guint32
-get_u32 (const guint8 *p)
-{
-  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
-}
-
-static void
-set_u32 (guint8  *p,
-         guint32  v)
-{
-  p[0] = v & 0xff;
-  p[1] = (v >> 8) & 0xff;
-  p[2] = (v >> 16) & 0xff;
-  p[3] = v >> 24;
+    terrain_test_put_u8 (a, (guint8) (0xA0 | ((a->len + i) & 0x0F)));
 }
 
 static void
@@ -180,7 +130,7 @@ bytes_with_u32 (GBytes  *bytes,
 {
   guint8 b[4];
 
-  set_u32 (b, value);
+  terrain_test_set_u32 (b, value);
   return bytes_with (bytes, offset, b, 4);
 }
 
@@ -315,75 +265,75 @@ chu_build_chunk (const ChuSpec *spec,
   GByteArray *a = g_byte_array_new ();
 
   if (!spec->ulrich)
-    put_u32 (a, 0xBEEF1234);
-  put_u16 (a, CHU_VERTS);
+    terrain_test_put_u32 (a, 0xBEEF1234);
+  terrain_test_put_u16 (a, CHU_VERTS);
   for (guint i = 0; i < CHU_VERTS; i++)
     {
       gint16 qx, qy;
 
       chu_vertex (i, &qx, &qy);
-      put_u16 (a, (guint16) qx);
+      terrain_test_put_u16 (a, (guint16) qx);
       if (spec->ulrich)
         {
           /* Ulrich: x, height, z, morph. */
-          put_u16 (a, (guint16) chu_z (node, i));
-          put_u16 (a, (guint16) qy);
+          terrain_test_put_u16 (a, (guint16) chu_z (node, i));
+          terrain_test_put_u16 (a, (guint16) qy);
         }
       else
         {
-          put_u16 (a, (guint16) qy);
-          put_u16 (a, (guint16) chu_z (node, i));
+          terrain_test_put_u16 (a, (guint16) qy);
+          terrain_test_put_u16 (a, (guint16) chu_z (node, i));
         }
-      put_u16 (a, (guint16) chu_morph (node, i));
+      terrain_test_put_u16 (a, (guint16) chu_morph (node, i));
     }
 
   if (spec->ulrich)
     {
-      put_u32 (a, G_N_ELEMENTS (strip_indices));
+      terrain_test_put_u32 (a, G_N_ELEMENTS (strip_indices));
       for (guint i = 0; i < G_N_ELEMENTS (strip_indices); i++)
-        put_u16 (a, strip_indices[i]);
-      put_u32 (a, CHU_TRIANGLES);
+        terrain_test_put_u16 (a, strip_indices[i]);
+      terrain_test_put_u32 (a, CHU_TRIANGLES);
       return a;
     }
 
-  put_u32 (a, CHU_LIST_INDICES);
+  terrain_test_put_u32 (a, CHU_LIST_INDICES);
   for (guint cy = 0; cy < 2; cy++)
     for (guint cx = 0; cx < 2; cx++)
       {
         guint16 v0 = (guint16) (cy * 3 + cx);
 
-        put_u16 (a, v0);
-        put_u16 (a, v0 + 1);
-        put_u16 (a, v0 + 3);
-        put_u16 (a, v0 + 1);
-        put_u16 (a, v0 + 4);
-        put_u16 (a, v0 + 3);
+        terrain_test_put_u16 (a, v0);
+        terrain_test_put_u16 (a, v0 + 1);
+        terrain_test_put_u16 (a, v0 + 3);
+        terrain_test_put_u16 (a, v0 + 1);
+        terrain_test_put_u16 (a, v0 + 4);
+        terrain_test_put_u16 (a, v0 + 3);
       }
-  put_u32 (a, CHU_TRIANGLES);
+  terrain_test_put_u32 (a, CHU_TRIANGLES);
 
   if (spec->collision && leaf)
     {
       static const guint16 offsets[4] = { 0, 2, 3, 4 };
       static const guint16 buffer[6] = { 0, 0xFFFF, 0xFFFF, 0xFFFF, 3, 0xFFFF };
 
-      put_u8 (a, 1);
+      terrain_test_put_u8 (a, 1);
       for (guint i = 0; i < 5; i++)
         {
-          put_u16 (a, (guint16) (i * 2));
-          put_u16 (a, (guint16) (i * 2 + 9));
+          terrain_test_put_u16 (a, (guint16) (i * 2));
+          terrain_test_put_u16 (a, (guint16) (i * 2 + 9));
         }
-      put_u32 (a, 0xB33FD34D);
+      terrain_test_put_u32 (a, 0xB33FD34D);
       for (guint i = 0; i < 4; i++)
-        put_u16 (a, offsets[i]);
-      put_u32 (a, 6);
+        terrain_test_put_u16 (a, offsets[i]);
+      terrain_test_put_u32 (a, 6);
       for (guint i = 0; i < 6; i++)
-        put_u16 (a, buffer[i]);
+        terrain_test_put_u16 (a, buffer[i]);
     }
   else
     {
-      put_u8 (a, 0);
+      terrain_test_put_u8 (a, 0);
     }
-  put_u32 (a, 0xB1E2E3F4);
+  terrain_test_put_u32 (a, 0xB1E2E3F4);
   return a;
 }
 
@@ -483,23 +433,23 @@ chu_fixture_init (ChuFixture    *f,
   if (spec->ulrich)
     {
       put_bytes (a, "CHU\0", 4);
-      put_u16 (a, 9);
-      put_u16 (a, (guint16) spec->depth);
-      put_f32 (a, 2.5f);
-      put_f32 (a, CHU_VSCALE);
-      put_f32 (a, CHU_LEAF);
-      put_u32 (a, f->n);
+      terrain_test_put_u16 (a, 9);
+      terrain_test_put_u16 (a, (guint16) spec->depth);
+      terrain_test_put_f32 (a, 2.5f);
+      terrain_test_put_f32 (a, CHU_VSCALE);
+      terrain_test_put_f32 (a, CHU_LEAF);
+      terrain_test_put_u32 (a, f->n);
     }
   else
     {
       put_bytes (a, "CHU3", 4);
-      put_u16 (a, 400);
-      put_u16 (a, (guint16) spec->depth);
-      put_f32 (a, 2.5f);
-      put_f32 (a, CHU_VSCALE);
-      put_f32 (a, CHU_LEAF);
-      put_u32 (a, f->n);
-      put_u32 (a, spec->collision ? CHU_COL_DEPTH : 4);
+      terrain_test_put_u16 (a, 400);
+      terrain_test_put_u16 (a, (guint16) spec->depth);
+      terrain_test_put_f32 (a, 2.5f);
+      terrain_test_put_f32 (a, CHU_VSCALE);
+      terrain_test_put_f32 (a, CHU_LEAF);
+      terrain_test_put_u32 (a, f->n);
+      terrain_test_put_u32 (a, spec->collision ? CHU_COL_DEPTH : 4);
     }
 
   for (guint k = 0; k < f->n; k++)
@@ -511,18 +461,18 @@ chu_fixture_init (ChuFixture    *f,
       node_position (node, &level, &x, &y);
       chu_z_range (node, &min, &max);
       if (!spec->ulrich)
-        put_u32 (a, 0xDEADBEEF);
-      put_u32 (a, (guint32) label);
-      put_u32 (a, (guint32) ((guint32) label + 1 < f->n ? label + 1 : -1));
-      put_u32 (a, (guint32) -1);
-      put_u32 (a, (guint32) (label > 0 ? label - 1 : -1));
-      put_u32 (a, (guint32) -1);
-      put_u8 (a, (guint8) level);
-      put_u16 (a, (guint16) x);
-      put_u16 (a, (guint16) y);
-      put_u16 (a, (guint16) (min - 5));
-      put_u16 (a, (guint16) (max + 5));
-      put_u32 (a, (guint32) f->chunk_offset[node]);
+        terrain_test_put_u32 (a, 0xDEADBEEF);
+      terrain_test_put_u32 (a, (guint32) label);
+      terrain_test_put_u32 (a, (guint32) ((guint32) label + 1 < f->n ? label + 1 : -1));
+      terrain_test_put_u32 (a, (guint32) -1);
+      terrain_test_put_u32 (a, (guint32) (label > 0 ? label - 1 : -1));
+      terrain_test_put_u32 (a, (guint32) -1);
+      terrain_test_put_u8 (a, (guint8) level);
+      terrain_test_put_u16 (a, (guint16) x);
+      terrain_test_put_u16 (a, (guint16) y);
+      terrain_test_put_u16 (a, (guint16) (min - 5));
+      terrain_test_put_u16 (a, (guint16) (max + 5));
+      terrain_test_put_u32 (a, (guint32) f->chunk_offset[node]);
     }
 
   for (guint i = 0; i < f->n; i++)
@@ -785,7 +735,7 @@ test_chu_sentinels (void)
     const guint8 *all = g_bytes_get_data (f.bytes, NULL);
 
     g_assert_cmpuint (all[flag], ==, 1);
-    g_assert_cmpuint (get_u32 (all + mark), ==, 0xB33FD34D);
+    g_assert_cmpuint (terrain_test_get_u32 (all + mark), ==, 0xB33FD34D);
     bad_mark = bytes_with_u32 (f.bytes, mark, 0xB33FD34E);
     chu_assert_error (bad_mark, TERRAIN_ERROR_BAD_MAGIC);
 
@@ -1289,36 +1239,36 @@ dds_header (guint32 width,
   GByteArray *a = g_byte_array_new ();
 
   put_bytes (a, "DDS ", 4);
-  put_u32 (a, 124);
-  put_u32 (a, 0x1007 | (mips > 1 ? 0x20000 : 0));
-  put_u32 (a, height);
-  put_u32 (a, width);
-  put_u32 (a, rgba ? width * 4 : MAX (1, width / 4) * MAX (1, height / 4) * 8);
-  put_u32 (a, 0);
-  put_u32 (a, mips);
+  terrain_test_put_u32 (a, 124);
+  terrain_test_put_u32 (a, 0x1007 | (mips > 1 ? 0x20000 : 0));
+  terrain_test_put_u32 (a, height);
+  terrain_test_put_u32 (a, width);
+  terrain_test_put_u32 (a, rgba ? width * 4 : MAX (1, width / 4) * MAX (1, height / 4) * 8);
+  terrain_test_put_u32 (a, 0);
+  terrain_test_put_u32 (a, mips);
   for (guint i = 0; i < 11; i++)
-    put_u32 (a, 0);
-  put_u32 (a, 32);
+    terrain_test_put_u32 (a, 0);
+  terrain_test_put_u32 (a, 32);
   if (rgba)
     {
-      put_u32 (a, 0x41);   /* RGB | ALPHAPIXELS */
-      put_u32 (a, 0);
-      put_u32 (a, 32);
-      put_u32 (a, 0x00FF0000);
-      put_u32 (a, 0x0000FF00);
-      put_u32 (a, 0x000000FF);
-      put_u32 (a, 0xFF000000);
+      terrain_test_put_u32 (a, 0x41);   /* RGB | ALPHAPIXELS */
+                            terrain_test_put_u32 (a, 0);
+      terrain_test_put_u32 (a, 32);
+      terrain_test_put_u32 (a, 0x00FF0000);
+      terrain_test_put_u32 (a, 0x0000FF00);
+      terrain_test_put_u32 (a, 0x000000FF);
+      terrain_test_put_u32 (a, 0xFF000000);
     }
   else
     {
-      put_u32 (a, 0x4);    /* FOURCC */
-      put_bytes (a, "DXT1", 4);
+      terrain_test_put_u32 (a, 0x4);    /* FOURCC */
+                            put_bytes (a, "DXT1", 4);
       for (guint i = 0; i < 5; i++)
-        put_u32 (a, 0);
+        terrain_test_put_u32 (a, 0);
     }
-  put_u32 (a, 0x401008);
+  terrain_test_put_u32 (a, 0x401008);
   for (guint i = 0; i < 4; i++)
-    put_u32 (a, 0);
+    terrain_test_put_u32 (a, 0);
   g_assert_cmpuint (a->len, ==, 128);
   return a;
 }
@@ -1344,10 +1294,10 @@ tqt_image (TileKind kind,
       put_bytes (a, sof, sizeof sof);
       put_bytes (a, sos, sizeof sos);
       /* Entropy-coded data with a stuffed 0xFF, a restart marker and fill. */
-      put_u8 (a, (guint8) node);
+      terrain_test_put_u8 (a, (guint8) node);
       put_bytes (a, "\xFF\x00\x12\xFF\xD0\x34", 6);
       for (guint i = 0; i < node % 5; i++)
-        put_u8 (a, (guint8) (0x40 + i));
+        terrain_test_put_u8 (a, (guint8) (0x40 + i));
       put_bytes (a, "\xFF\xFF\xD9", 3);
       return g_byte_array_free_to_bytes (a);
     }
@@ -1356,14 +1306,14 @@ tqt_image (TileKind kind,
     {
       a = dds_header (4, 2, 1, TRUE);
       for (guint i = 0; i < 4 * 2 * 4; i++)
-        put_u8 (a, (guint8) (node * 3 + i));
+        terrain_test_put_u8 (a, (guint8) (node * 3 + i));
       return g_byte_array_free_to_bytes (a);
     }
 
   /* DXT1 8x8 with 4 mip levels: 4 + 1 + 1 + 1 blocks of 8 bytes. */
   a = dds_header (TQT_TILE, TQT_TILE, 4, FALSE);
   for (guint i = 0; i < 7 * 8; i++)
-    put_u8 (a, (guint8) (node * 7 + i));
+    terrain_test_put_u8 (a, (guint8) (node * 7 + i));
   return g_byte_array_free_to_bytes (a);
 }
 
@@ -1415,16 +1365,16 @@ tqt_fixture_init (TqtFixture    *f,
   f->data_end = pos;
 
   put_bytes (a, "tqt\0", 4);
-  put_u32 (a, spec->version);
-  put_u32 (a, spec->depth);
-  put_u32 (a, spec->kind == TILE_RGBA ? 4 : TQT_TILE);
+  terrain_test_put_u32 (a, spec->version);
+  terrain_test_put_u32 (a, spec->depth);
+  terrain_test_put_u32 (a, spec->kind == TILE_RGBA ? 4 : TQT_TILE);
   /* Table entry nodeID(level, y, x) holds logical node (level, x, y). */
   for (guint entry = 0; entry < f->n; entry++)
     {
       guint level, y, x;
 
       node_position (entry, &level, &y, &x);
-      put_u32 (a, (guint32) f->tile_offset[node_id (level, x, y)]);
+      terrain_test_put_u32 (a, (guint32) f->tile_offset[node_id (level, x, y)]);
     }
   for (guint i = 0; i < f->n; i++)
     {
@@ -1437,7 +1387,7 @@ tqt_fixture_init (TqtFixture    *f,
       put_filler (a, spec->gap);
       g_assert_cmpuint (a->len, ==, f->tile_offset[node]);
       if (spec->kind != TILE_JPEG)
-        put_u32 (a, (guint32) size);
+        terrain_test_put_u32 (a, (guint32) size);
       put_bytes (a, image, size);
     }
   put_filler (a, spec->trailing);
@@ -1630,7 +1580,7 @@ test_tqt_errors (void)
      * another tile's end, with a prefix that makes a complete DDS stream. */
     gsize at = f.tile_offset[other];
     g_autoptr(GBytes) b = bytes_with_u32 (f.bytes, tqt_entry_offset (2, 1, 0), (guint32) at);
-    g_autoptr(GBytes) c = bytes_with_u32 (b, at, get_u32 (all + at) + 8);
+    g_autoptr(GBytes) c = bytes_with_u32 (b, at, terrain_test_get_u32 (all + at) + 8);
     g_autoptr(GError) error = NULL;
     g_autoptr(TerrainTqtFile) tqt = NULL;
 
@@ -1690,12 +1640,12 @@ test_tqt_errors (void)
     guint32 at = 16 + 4 * 5;
 
     put_bytes (a, "tqt\0", 4);
-    put_u32 (a, 1);
-    put_u32 (a, 2);
-    put_u32 (a, 8);
+    terrain_test_put_u32 (a, 1);
+    terrain_test_put_u32 (a, 2);
+    terrain_test_put_u32 (a, 8);
     for (guint i = 0; i < 4; i++)
-      put_u32 (a, at);
-    put_u32 (a, at + 6);
+      terrain_test_put_u32 (a, at);
+    terrain_test_put_u32 (a, at + 6);
     put_bytes (a, outer, sizeof outer);
     b = g_byte_array_free_to_bytes (g_steal_pointer (&a));
     tqt = terrain_tqt_file_new_from_bytes (b, NULL, &error);
@@ -2421,6 +2371,243 @@ test_import_cli (void)
 
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* Pictures and heights                                                */
+
+static guint16
+gray16_at (TerrainImage *image,
+           guint         x,
+           guint         y)
+{
+  guint16 v;
+
+  memcpy (&v, terrain_image_get_data (image, NULL) + y * terrain_image_get_stride (image) + 2 * x,
+          2);
+  return v;
+}
+
+static const guint8 *
+rgba_at (TerrainImage *image,
+         guint         x,
+         guint         y)
+{
+  return terrain_image_get_data (image, NULL) + y * terrain_image_get_stride (image) + 4 * x;
+}
+
+/* Every CHU fixture draws: a picture and a height grid of the same size. */
+static void
+test_chu_picture (gconstpointer data)
+{
+  ChuFixture f;
+  g_autoptr(TerrainChuFile) chu = NULL;
+  g_autoptr(TerrainImage) picture = NULL;
+  g_autoptr(TerrainImage) heights = NULL;
+  g_autoptr(GError) error = NULL;
+
+  chu_fixture_init (&f, data);
+  chu = chu_load (f.bytes);
+  picture = terrain_document_render_image (TERRAIN_DOCUMENT (chu), NULL, &error);
+  g_assert_no_error (error);
+  heights = terrain_document_export_heights (TERRAIN_DOCUMENT (chu), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (terrain_image_get_format (picture), ==, TERRAIN_IMAGE_RGBA8);
+  g_assert_cmpint (terrain_image_get_format (heights), ==, TERRAIN_IMAGE_GRAY16);
+  g_assert_cmpuint (terrain_image_get_width (picture), >=, 256);
+  g_assert_cmpuint (terrain_image_get_width (picture), ==, terrain_image_get_height (picture));
+  g_assert_cmpuint (terrain_image_get_width (heights), ==, terrain_image_get_width (picture));
+  chu_fixture_clear (&f);
+}
+
+/* A tree of hills: the finest level, assembled, holds the hills where the
+ * chunks put them, north (+Y) up. */
+static void
+test_chu_hills (void)
+{
+  g_autoptr(GBytes) bytes = terrain_test_chu3_hills (4, 9);
+  g_autoptr(TerrainChuFile) chu = chu_load (bytes);
+  g_autoptr(TerrainImage) picture = NULL;
+  g_autoptr(TerrainImage) heights = NULL;
+  g_autoptr(GError) error = NULL;
+  guint side, best = 0, bx = 0, by = 0;
+  gdouble fmin = G_MAXDOUBLE, fmax = -G_MAXDOUBLE;
+
+  picture = terrain_document_render_image (TERRAIN_DOCUMENT (chu), NULL, &error);
+  g_assert_no_error (error);
+  heights = terrain_document_export_heights (TERRAIN_DOCUMENT (chu), &error);
+  g_assert_no_error (error);
+  side = terrain_image_get_width (picture);
+  g_assert_cmpuint (side, ==, 256);
+
+  /* Leaves meet without a gap: every pixel is drawn. */
+  for (guint y = 0; y < side; y++)
+    for (guint x = 0; x < side; x++)
+      g_assert_cmpuint (rgba_at (picture, x, y)[3], ==, 255);
+
+  for (guint y = 0; y < side; y++)
+    for (guint x = 0; x < side; x++)
+      {
+        gdouble f = terrain_test_hills ((x + 0.5) / side, (y + 0.5) / side);
+
+        fmin = MIN (fmin, f);
+        fmax = MAX (fmax, f);
+        if (gray16_at (heights, x, y) > best)
+          {
+            best = gray16_at (heights, x, y);
+            bx = x;
+            by = y;
+          }
+      }
+  g_assert_cmpuint (best, ==, 65535);
+  g_assert_cmpfloat (fabs ((bx + 0.5) / side - 0.7), <, 0.03);
+  g_assert_cmpfloat (fabs ((by + 0.5) / side - 0.35), <, 0.03);
+
+  /* The grid follows the heights, spread over 0..65535. */
+  for (guint y = 0; y < side; y += 7)
+    for (guint x = 0; x < side; x += 5)
+      {
+        gdouble f = terrain_test_hills ((x + 0.5) / side, (y + 0.5) / side);
+
+        g_assert_cmpfloat (fabs (gray16_at (heights, x, y) / 65535.0 - (f - fmin) / (fmax - fmin)),
+                           <, 0.05);
+      }
+}
+
+/* A deep tree is drawn from level 6 (4096 chunks) at most. */
+static void
+test_chu_picture_deep (void)
+{
+  g_autoptr(GBytes) bytes = terrain_test_chu3_hills (8, 3);
+  g_autoptr(TerrainChuFile) chu = chu_load (bytes);
+  g_autoptr(TerrainImage) picture = NULL;
+  g_autoptr(GError) error = NULL;
+
+  picture = terrain_document_render_image (TERRAIN_DOCUMENT (chu), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_image_get_width (picture), ==, 256);
+  for (guint y = 0; y < 256; y += 3)
+    for (guint x = 0; x < 256; x += 3)
+      g_assert_cmpuint (rgba_at (picture, x, y)[3], ==, 255);
+}
+
+/* Without usable leaf dimensions, chunks have no place. */
+static void
+test_chu_picture_errors (void)
+{
+  g_autoptr(GBytes) bytes = terrain_test_chu3_hills (2, 3);
+  guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(GBytes) bad = NULL;
+  g_autoptr(TerrainChuFile) chu = NULL;
+  g_autoptr(GError) error = NULL;
+
+  memset (copy + 16, 0, 4);
+  bad = g_bytes_new_take (copy, g_bytes_get_size (bytes));
+  chu = chu_load (bad);
+  g_assert_null (terrain_document_render_image (TERRAIN_DOCUMENT (chu), NULL, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_assert_true (g_str_has_prefix (error->message, "CHU3 header: "));
+  g_assert_nonnull (strstr (error->message, "byte offset 16"));
+}
+
+static void
+assert_same_picture (TerrainImage *actual,
+                     TerrainImage *expected,
+                     guint         tolerance)
+{
+  guint side = terrain_image_get_width (expected);
+  guint64 difference = 0;
+
+  g_assert_cmpuint (terrain_image_get_width (actual), ==, side);
+  g_assert_cmpuint (terrain_image_get_height (actual), ==, terrain_image_get_height (expected));
+  for (guint y = 0; y < terrain_image_get_height (expected); y++)
+    for (guint x = 0; x < side; x++)
+      for (guint c = 0; c < 4; c++)
+        difference += ABS (rgba_at (actual, x, y)[c] - rgba_at (expected, x, y)[c]);
+  /* The mean difference per channel. */
+  g_assert_cmpuint (difference / (4 * (guint64) side * terrain_image_get_height (expected)), <=,
+                    tolerance);
+}
+
+/* The finest level that fits, assembled: the picture the tree was cut
+ * from, each tile where its node says. */
+static void
+test_tqt_picture (void)
+{
+  g_autoptr(GBytes) dds = terrain_test_tqt_picture (3, 16, FALSE);
+  g_autoptr(GBytes) jpeg = terrain_test_tqt_picture (2, 16, TRUE);
+  g_autoptr(TerrainLimits) limits = terrain_limits_new ();
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autoptr(TerrainTqtFile) tqt = tqt_load (dds);
+    g_autoptr(TerrainImage) picture = terrain_document_render_image (TERRAIN_DOCUMENT (tqt),
+                                                                     NULL, &error);
+    g_autoptr(TerrainImage) expected = terrain_test_tqt_picture_level (3, 16, 2);
+
+    g_assert_no_error (error);
+    assert_same_picture (picture, expected, 0);
+    /* Exactly: DDS A8R8G8B8 is lossless. */
+    g_assert_cmpmem (rgba_at (picture, 0, 0), 4 * 64 * 64, rgba_at (expected, 0, 0), 4 * 64 * 64);
+
+    g_assert_null (terrain_document_export_heights (TERRAIN_DOCUMENT (tqt), &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+    g_clear_error (&error);
+  }
+
+  /* A coarser level when the finest would pass max_image_side. */
+  limits->max_image_side = 32;
+  {
+    g_autoptr(TerrainTqtFile) tqt = terrain_tqt_file_new_from_bytes (dds, limits, &error);
+    g_autoptr(TerrainImage) picture = NULL;
+    g_autoptr(TerrainImage) expected = terrain_test_tqt_picture_level (3, 16, 1);
+
+    g_assert_no_error (error);
+    picture = terrain_document_render_image (TERRAIN_DOCUMENT (tqt), NULL, &error);
+    g_assert_no_error (error);
+    assert_same_picture (picture, expected, 0);
+  }
+
+  /* Ulrich's JPEG tiles. */
+  {
+    g_autoptr(TerrainTqtFile) tqt = tqt_load (jpeg);
+    g_autoptr(TerrainImage) picture = terrain_document_render_image (TERRAIN_DOCUMENT (tqt),
+                                                                     NULL, &error);
+    g_autoptr(TerrainImage) expected = terrain_test_tqt_picture_level (2, 16, 1);
+
+    g_assert_no_error (error);
+    assert_same_picture (picture, expected, 6);
+  }
+}
+
+static void
+test_tqt_picture_errors (void)
+{
+  TqtFixture f;
+  g_autoptr(GError) error = NULL;
+
+  /* No levels, nothing to draw. */
+  tqt_fixture_init (&f, &tqt_specs[6]);
+  {
+    g_autoptr(TerrainTqtFile) tqt = tqt_load (f.bytes);
+
+    g_assert_null (terrain_document_render_image (TERRAIN_DOCUMENT (tqt), NULL, &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+    g_clear_error (&error);
+  }
+  tqt_fixture_clear (&f);
+
+  /* A tile that does not decode names its node and offset. */
+  tqt_fixture_init (&f, &tqt_specs[4]);
+  {
+    g_autoptr(TerrainTqtFile) tqt = tqt_load (f.bytes);
+
+    g_assert_null (terrain_document_render_image (TERRAIN_DOCUMENT (tqt), NULL, &error));
+    g_assert_nonnull (error);
+    g_assert_true (g_str_has_prefix (error->message, "TQT tile of node (level 0, x 0, y 0) at "
+                                                     "byte offset "));
+  }
+  tqt_fixture_clear (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2434,6 +2621,7 @@ main (int   argc,
     { "roundtrip", test_chu_roundtrip },
     { "truncation", test_chu_truncation },
     { "describe", test_chu_describe },
+    { "picture", test_chu_picture },
   }, tqt_tests[] = {
     { "read", test_tqt_read },
     { "roundtrip", test_tqt_roundtrip },
@@ -2458,6 +2646,9 @@ main (int   argc,
   g_test_add_func ("/Terrain/Chu/describe-offset", test_chu_describe_offset);
   g_test_add_func ("/Terrain/Chu/detect", test_chu_detect);
   g_test_add_func ("/Terrain/Chu/mutations", test_chu_mutations);
+  g_test_add_func ("/Terrain/Chu/picture-hills", test_chu_hills);
+  g_test_add_func ("/Terrain/Chu/picture-deep", test_chu_picture_deep);
+  g_test_add_func ("/Terrain/Chu/picture-errors", test_chu_picture_errors);
 
   for (guint t = 0; t < G_N_ELEMENTS (tqt_tests); t++)
     for (guint s = 0; s < G_N_ELEMENTS (tqt_specs); s++)
@@ -2473,6 +2664,8 @@ main (int   argc,
   g_test_add_func ("/Terrain/Tqt/describe-offset", test_tqt_describe_offset);
   g_test_add_func ("/Terrain/Tqt/detect", test_tqt_detect);
   g_test_add_func ("/Terrain/Tqt/mutations", test_tqt_mutations);
+  g_test_add_func ("/Terrain/Tqt/picture", test_tqt_picture);
+  g_test_add_func ("/Terrain/Tqt/picture-errors", test_tqt_picture_errors);
 
   for (guint s = 0; s < G_N_ELEMENTS (chu_specs); s++)
     {

@@ -1,6 +1,7 @@
 /* test-editor-gl.c: the editor's 3D view on a generated map (and ban.tnt
  * from the corpus) and on Atlas files built in the test, rendered under
- * Xvfb and read back.
+ * Xvfb and read back: also the Atlas chunk-level overlay (level colours,
+ * the readout of the renderer's figures) and highlighted stubs.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -799,6 +800,332 @@ test_atlas_edit (void)
   fixture_teardown (&fixture);
 }
 
+/* ------------------------------------------------------------------------
+ * Atlas chunk levels and highlighted stubs
+ */
+
+/* The level whose colour @tint points the way of (lighting scales it),
+ * or G_MAXUINT when none is close. */
+static guint
+level_of_tint (const double *tint,
+               guint         n_levels)
+{
+  double length = sqrt (tint[0] * tint[0] + tint[1] * tint[1] + tint[2] * tint[2]);
+  guint best = G_MAXUINT;
+  double best_cos = 0.995;
+
+  if (length < 20)
+    return G_MAXUINT;
+  for (guint level = 0; level < n_levels; level++)
+    {
+      float rgb[3];
+      double l, dot;
+
+      terrain_editor_atlas_level_color (level, rgb);
+      l = sqrt (rgb[0] * rgb[0] + rgb[1] * rgb[1] + rgb[2] * rgb[2]);
+      dot = (tint[0] * rgb[0] + tint[1] * rgb[1] + tint[2] * rgb[2]) / (length * l);
+      if (dot > best_cos)
+        {
+          best_cos = dot;
+          best = level;
+        }
+    }
+  return best;
+}
+
+/* Renders with and without levels; each level drawn shows in its colour,
+ * on a share of the picture, and no other level colour does. The shader
+ * mixes 85% of the colour into the lit surface, so (tinted − 15% of
+ * plain) points the way of the colour. Returns the levels drawn, a bit
+ * each. */
+static guint
+assert_level_colors (Fixture    *fixture,
+                     guint       size,
+                     const char *name)
+{
+  g_autoptr(TerrainImage) plain = NULL;
+  g_autoptr(TerrainImage) levels = NULL;
+  guint found[TERRAIN_EDITOR_ATLAS_STATS_LEVELS] = { 0 };
+  TerrainEditorAtlasStats stats, plain_stats;
+  guint drawn = 0, sum = 0;
+  const guint8 *a, *b;
+  gsize bytes;
+
+  terrain_editor_gl_view_set_show_chunk_levels (fixture->view, FALSE);
+  plain = render_size (fixture, size, size);
+  g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture->view, &plain_stats));
+  g_assert_cmpstr (terrain_editor_gl_view_get_atlas_readout (fixture->view), ==, "");
+  g_object_set (fixture->view, "show-chunk-levels", TRUE, NULL);
+  levels = render_size (fixture, size, size);
+  if (name != NULL)
+    save_image (levels, name);
+  g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture->view, &stats));
+  g_assert_cmpuint (stats.n_pending, ==, 0);
+  /* The same chunks: levels change colours, not the selection. */
+  g_assert_cmpuint (stats.n_chunks_drawn, ==, plain_stats.n_chunks_drawn);
+  g_assert_false (images_equal (plain, levels));
+
+  a = terrain_image_get_data (plain, &bytes);
+  b = terrain_image_get_data (levels, NULL);
+  for (gsize i = 0; i + 3 < bytes; i += 4)
+    {
+      double tint[3] = { b[i] - 0.15 * a[i], b[i + 1] - 0.15 * a[i + 1], b[i + 2] - 0.15 * a[i + 2] };
+      guint level = level_of_tint (tint, stats.geometry_depth);
+
+      if (level != G_MAXUINT)
+        found[level]++;
+    }
+  for (guint level = 0; level < stats.geometry_depth; level++)
+    {
+      g_test_message ("level %u: %u chunks drawn, %u pixels of its colour", level,
+                      stats.n_chunks_at_level[level], found[level]);
+      if (stats.n_chunks_at_level[level] > 0)
+        {
+          g_assert_cmpuint (found[level], >, size * size / 100);
+          drawn |= 1u << level;
+        }
+      else
+        g_assert_cmpuint (found[level], <, size * size / 500);
+      sum += stats.n_chunks_at_level[level];
+    }
+  g_assert_cmpuint (sum, ==, stats.n_chunks_drawn);
+  return drawn;
+}
+
+/* Chunk levels on a generated Atlas of three levels: from straight above
+ * at three heights (one level each: the root is drawn only in a small
+ * picture) and at an angle (levels side by side). */
+static void
+test_atlas_levels (void)
+{
+  g_autoptr(TerrainAtlasFile) atlas = make_atlas (3, 0);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autofree char *formatted = NULL;
+  TerrainEditorAtlasStats stats;
+  Fixture fixture = { 0 };
+  guint drawn = 0, mixed;
+
+  atlas_setup (&fixture, atlas);
+  g_assert_false (terrain_editor_gl_view_get_show_chunk_levels (fixture.view));
+  g_assert_cmpstr (terrain_editor_gl_view_get_atlas_readout (fixture.view), ==, "");
+
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0, 89.5 * G_PI / 180, 70);
+  drawn |= assert_level_colors (&fixture, 240, "editor-3d-atlas-levels-top.png");
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0, 89.5 * G_PI / 180, 300);
+  drawn |= assert_level_colors (&fixture, 240, NULL);
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0, 89.5 * G_PI / 180, 380);
+  drawn |= assert_level_colors (&fixture, 120, NULL);
+  g_assert_cmpuint (drawn, ==, 7);
+
+  terrain_editor_gl_view_set_camera (fixture.view, 40, 100, 0.5, 25 * G_PI / 180, 220);
+  mixed = assert_level_colors (&fixture, 240, "editor-3d-atlas-levels.png");
+  g_assert_cmpuint (g_bit_nth_lsf (mixed, -1), !=, g_bit_nth_msf (mixed, -1));
+
+  /* The readout is the renderer's figures: a line per level in its colour,
+   * then the triangles and the caches. */
+  g_assert_true (terrain_editor_gl_view_get_atlas_stats (fixture.view, &stats));
+  formatted = terrain_editor_gl_view_format_atlas_readout (&stats);
+  g_assert_cmpstr (terrain_editor_gl_view_get_atlas_readout (fixture.view), ==, formatted);
+  g_assert_true (pango_parse_markup (formatted, -1, 0, NULL, NULL, NULL, NULL));
+  for (guint level = 0; level < stats.geometry_depth; level++)
+    {
+      float rgb[3];
+
+      terrain_editor_atlas_level_color (level, rgb);
+      g_string_printf (expected, "<span background=\"#%02x%02x%02x\">", (guint) (rgb[0] * 255 + 0.5f),
+                       (guint) (rgb[1] * 255 + 0.5f), (guint) (rgb[2] * 255 + 0.5f));
+      g_assert_nonnull (strstr (formatted, expected->str));
+      g_string_printf (expected, "Level %u: %u chunk", level, stats.n_chunks_at_level[level]);
+      g_assert_nonnull (strstr (formatted, expected->str));
+    }
+  g_string_printf (expected, "Triangles: %" G_GUINT64_FORMAT " (surface %" G_GUINT64_FORMAT ")",
+                   stats.n_triangles_drawn, stats.n_surface_triangles_drawn);
+  g_assert_nonnull (strstr (formatted, expected->str));
+  g_string_printf (expected, "Geometry cache: %u chunk", stats.n_geometry_cached);
+  g_assert_nonnull (strstr (formatted, expected->str));
+  g_string_printf (expected, "Texture cache: %u tile", stats.n_textures_cached);
+  g_assert_nonnull (strstr (formatted, expected->str));
+
+  /* Off again: no readout, the plain picture. */
+  terrain_editor_gl_view_set_show_chunk_levels (fixture.view, FALSE);
+  g_assert_cmpstr (terrain_editor_gl_view_get_atlas_readout (fixture.view), ==, "");
+
+  fixture_teardown (&fixture);
+}
+
+/* A highlighted stub: its box's pixels lie where its bounds project, its
+ * top corners among them; a texture tile's box covers its node's square. */
+static void
+assert_highlight (Fixture               *fixture,
+                  const TerrainAtlasBox *box,
+                  const char            *name)
+{
+  g_autoptr(TerrainImage) plain = NULL;
+  g_autoptr(TerrainImage) lit = NULL;
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+  guint changed = 0, outside = 0, corners = 0;
+  TerrainAtlasBox shown;
+  const guint8 *a, *b;
+  gsize stride;
+
+  terrain_editor_gl_view_set_atlas_highlight (fixture->view, NULL);
+  plain = render_size (fixture, 320, 240);
+  terrain_editor_gl_view_set_atlas_highlight (fixture->view, box);
+  g_assert_true (terrain_editor_gl_view_get_atlas_highlight (fixture->view, &shown));
+  g_assert_true (terrain_atlas_box_equal (&shown, box));
+  lit = render_size (fixture, 320, 240);
+  if (name != NULL)
+    save_image (lit, name);
+
+  /* The generated terrain spans world X 0..128 and Y 0..128: map x is X,
+   * map y is 128 − Y (south of the north edge). */
+  for (guint c = 0; c < 8; c++)
+    {
+      double px, py;
+
+      g_assert_true (terrain_editor_gl_view_project (fixture->view, c & 1 ? box->max[0] : box->min[0],
+                                                     128 - (c & 2 ? box->max[1] : box->min[1]),
+                                                     c & 4 ? box->max[2] : box->min[2],
+                                                     320, 240, &px, &py));
+      x0 = MIN (x0, px);
+      y0 = MIN (y0, py);
+      x1 = MAX (x1, px);
+      y1 = MAX (y1, py);
+    }
+
+  a = terrain_image_get_data (plain, NULL);
+  b = terrain_image_get_data (lit, NULL);
+  stride = terrain_image_get_stride (lit);
+  for (guint y = 0; y < 240; y++)
+    for (guint x = 0; x < 320; x++)
+      {
+        const guint8 *p = a + y * stride + x * 4, *q = b + y * stride + x * 4;
+
+        if (p[0] == q[0] && p[1] == q[1] && p[2] == q[2])
+          continue;
+        changed++;
+        outside += x + 1.5 < x0 || x > x1 + 1.5 || y + 1.5 < y0 || y > y1 + 1.5;
+      }
+  g_test_message ("highlight projects to (%.0f, %.0f)-(%.0f, %.0f): %u pixels changed, %u outside",
+                  x0, y0, x1, y1, changed, outside);
+  g_assert_cmpuint (changed, >, (guint) ((x1 - x0) * (y1 - y0) / 4));
+  g_assert_cmpuint (outside, ==, 0);
+
+  /* The box's corners are drawn: a changed pixel next to each one in the
+   * picture. */
+  for (guint c = 0; c < 8; c++)
+    {
+      double px, py;
+      gboolean hit = FALSE;
+
+      terrain_editor_gl_view_project (fixture->view, c & 1 ? box->max[0] : box->min[0],
+                                      128 - (c & 2 ? box->max[1] : box->min[1]),
+                                      c & 4 ? box->max[2] : box->min[2], 320, 240, &px, &py);
+      if (px < 1 || py < 1 || px > 318 || py > 238)
+        continue;
+      for (int dy = -2; dy <= 2 && !hit; dy++)
+        for (int dx = -2; dx <= 2 && !hit; dx++)
+          {
+            guint x = (guint) CLAMP ((int) px + dx, 0, 319), y = (guint) CLAMP ((int) py + dy, 0, 239);
+
+            hit = memcmp (a + y * stride + x * 4, b + y * stride + x * 4, 3) != 0;
+          }
+      g_assert_true (hit);
+      corners++;
+    }
+  g_assert_cmpuint (corners, >=, 4);
+}
+
+static void
+test_atlas_highlight (void)
+{
+  g_autoptr(TerrainAtlasFile) atlas = make_atlas (3, 0);
+  TerrainAtlasToc *geometry = terrain_atlas_file_get_toc (atlas, (guint) terrain_atlas_file_find_toc (
+                                                            atlas, TERRAIN_ATLAS_TOC_GEOMETRY, 0));
+  TerrainAtlasToc *texture = terrain_atlas_file_get_toc (atlas, (guint) terrain_atlas_file_find_toc (
+                                                           atlas, TERRAIN_ATLAS_TOC_TEXTURE, 0));
+  g_autoptr(TerrainAtlasStub) chunk = NULL;
+  g_autoptr(TerrainAtlasStub) tile = NULL;
+  TerrainAtlasBox box, bounds, terrain;
+  double tx, ty, distance;
+  Fixture fixture = { 0 };
+
+  atlas_setup (&fixture, atlas);
+  g_assert_true (terrain_editor_atlas_get_terrain_box (atlas, &terrain));
+  g_assert_cmpfloat (fabs (terrain.min[0]), <, 1e-3);
+  g_assert_cmpfloat (fabs (terrain.max[1] - 128), <, 1e-3);
+
+  /* A level-1 chunk: the box is its stub's bounds. */
+  chunk = terrain_atlas_toc_get_stub (geometry, (guint) terrain_atlas_toc_find_stub (geometry, 1, 1, 0));
+  g_assert_true (terrain_editor_atlas_get_stub_box (atlas, chunk, &box));
+  g_assert_true (terrain_atlas_stub_get_bounds (chunk, &bounds));
+  g_assert_true (terrain_atlas_box_equal (&box, &bounds));
+  /* Node (1, 1, 0): the east half in X, the south half in Y. */
+  g_assert_cmpfloat (box.min[0], >=, 63);
+  g_assert_cmpfloat (box.max[1], <=, 65);
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0.4, 55 * G_PI / 180, 190);
+  assert_highlight (&fixture, &box, "editor-3d-atlas-highlight.png");
+
+  /* Framing it looks at its middle from close enough. */
+  terrain_editor_gl_view_frame_atlas_box (fixture.view, &box);
+  terrain_editor_gl_view_get_camera (fixture.view, &tx, &ty, NULL, NULL, &distance);
+  g_assert_cmpfloat (fabs (tx - (box.min[0] + box.max[0]) / 2), <, 1e-3);
+  g_assert_cmpfloat (fabs (ty - (128 - (box.min[1] + box.max[1]) / 2)), <, 1e-3);
+  g_assert_cmpfloat (distance, <, 190);
+  assert_highlight (&fixture, &box, NULL);
+
+  /* The texture tree mirrors X: level-1 tile (0, 0) holds the picture's
+   * yellow south-east quadrant, and its box is that quadrant. */
+  {
+    guint slot = (guint) terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_TEXTURE, 0);
+    gint64 index = terrain_atlas_toc_find_stub (texture, 1, 0, 0);
+    g_autoptr(TerrainAtlasStub) quadrant = terrain_atlas_toc_get_stub (texture, (guint) index);
+    g_autoptr(TerrainImage) pixels = NULL;
+    g_autoptr(GError) error = NULL;
+
+    pixels = terrain_atlas_file_render_texture (atlas, slot, (guint) index, TERRAIN_ATLAS_CHANNELS_RGB,
+                                                &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (quadrant_of (pixel_at (pixels, 0.5, 0.5)), ==, 3);
+    g_assert_true (terrain_editor_atlas_get_stub_box (atlas, quadrant, &box));
+    g_assert_cmpfloat (fabs (box.min[0] - 64), <, 1e-3);
+    g_assert_cmpfloat (fabs (box.max[0] - 128), <, 1e-3);
+    g_assert_cmpfloat (fabs (box.min[1] - 0), <, 1e-3);
+    g_assert_cmpfloat (fabs (box.max[1] - 64), <, 1e-3);
+  }
+
+  /* A level-2 texture tile: X mirrored, so tile (2, 0, 1) lies over
+   * geometry node (2, 3, 1): X 96..128, Y 32..64. */
+  tile = terrain_atlas_toc_get_stub (texture, (guint) terrain_atlas_toc_find_stub (texture, 2, 0, 1));
+  g_assert_true (terrain_editor_atlas_get_stub_box (atlas, tile, &box));
+  g_assert_cmpfloat (fabs (box.min[0] - 96), <, 1e-3);
+  g_assert_cmpfloat (fabs (box.max[0] - 128), <, 1e-3);
+  g_assert_cmpfloat (fabs (box.min[1] - 32), <, 1e-3);
+  g_assert_cmpfloat (fabs (box.max[1] - 64), <, 1e-3);
+  terrain_editor_gl_view_set_camera (fixture.view, 64, 64, 0.4, 55 * G_PI / 180, 190);
+  assert_highlight (&fixture, &box, NULL);
+
+  terrain_editor_gl_view_set_atlas_highlight (fixture.view, NULL);
+  g_assert_false (terrain_editor_gl_view_get_atlas_highlight (fixture.view, NULL));
+  fixture_teardown (&fixture);
+
+  /* Before version 101 stubs have no bounds: the chunk gives them. */
+  {
+    g_autoptr(TerrainAtlasFile) old = make_atlas_version (3, 0, 100);
+    TerrainAtlasToc *toc = terrain_atlas_file_get_toc (old, (guint) terrain_atlas_file_find_toc (
+                                                         old, TERRAIN_ATLAS_TOC_GEOMETRY, 0));
+    g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (toc, (guint) terrain_atlas_toc_find_stub (
+                                                                     toc, 1, 1, 0));
+
+    g_assert_false (terrain_atlas_stub_get_bounds (stub, &bounds));
+    g_assert_true (terrain_editor_atlas_get_terrain_box (old, &terrain));
+    g_assert_cmpfloat (fabs (terrain.max[0] - 128), <, 1e-3);
+    g_assert_true (terrain_editor_atlas_get_stub_box (old, stub, &box));
+    g_assert_cmpfloat (fabs (box.min[0] - 64), <, 1e-3);
+    g_assert_cmpfloat (fabs (box.max[1] - 64), <, 1e-3);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -820,6 +1147,8 @@ main (int   argc,
   g_test_add_func ("/Terrain/EditorGlView/atlas-bad-chunks", test_atlas_bad_chunks);
   g_test_add_func ("/Terrain/EditorGlView/atlas-budget", test_atlas_budget);
   g_test_add_func ("/Terrain/EditorGlView/atlas-edit", test_atlas_edit);
+  g_test_add_func ("/Terrain/EditorGlView/atlas-levels", test_atlas_levels);
+  g_test_add_func ("/Terrain/EditorGlView/atlas-highlight", test_atlas_highlight);
 
   return g_test_run ();
 }

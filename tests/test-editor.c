@@ -9,7 +9,9 @@
  * (built in code, terrain-test-fixtures.c), a plain heightmap PNG and a map
  * inside an HPI archive, and the same files cut in half: each opens with its
  * title, structure, picture and tools, or fails with the reason in the
- * window. TERRAIN_EDITOR_SCREENSHOT_DIR keeps screenshots of the windows.
+ * window. Selects Atlas stubs in the Structure tab (highlight, outline,
+ * properties, framing) and turns chunk levels on. TERRAIN_EDITOR_SCREENSHOT_DIR
+ * keeps screenshots of the windows.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,6 +27,7 @@
 
 #include "terrain-editor-application.h"
 #include "terrain-editor-build-dialog.h"
+#include "terrain-editor-gl-view.h"
 #include "terrain-editor-item.h"
 #include "terrain-editor-map-view.h"
 #include "terrain-editor-window.h"
@@ -544,13 +547,13 @@ build_atlas (void)
 static GBytes *
 build_chu (void)
 {
-  return terrain_test_chu3 (2);
+  return terrain_test_chu3_hills (3, 9);
 }
 
 static GBytes *
 build_tqt (void)
 {
-  return terrain_test_tqt (2);
+  return terrain_test_tqt_picture (3, 32, FALSE);
 }
 
 static GBytes *
@@ -670,9 +673,9 @@ build_tnlc (void)
 static GBytes *
 build_model (void)
 {
-  g_autoptr(TerrainTestDat1) plane = terrain_test_dat1_plane ();
+  g_autoptr(TerrainTestDat1) hill = terrain_test_dat1_hill (17);
 
-  return terrain_test_dat1_layout (plane);
+  return terrain_test_dat1_layout (hill);
 }
 
 static GBytes *
@@ -701,7 +704,7 @@ typedef struct
   const char *name;
   const char *file_name;
   GBytes *(*build) (void);
-  TerrainFormat format;       /* UNKNOWN for a plain heightmap */
+  TerrainFormat format;
   const char *tools;          /* the tools offered, in tool order */
   gboolean picture;           /* the 2D view shows a picture (else why not) */
 } FormatCase;
@@ -712,15 +715,15 @@ static const FormatCase format_cases[] = {
   { "tnt", "small.tnt", build_tnt, TERRAIN_FORMAT_TNT, TNT_TOOLS, TRUE },
   { "sct", "section.sct", build_sct, TERRAIN_FORMAT_SCT, "inspect", TRUE },
   { "atlas", "hills.atlas", build_atlas, TERRAIN_FORMAT_ATLAS, "inspect atlas", TRUE },
-  { "chu", "hills.chu", build_chu, TERRAIN_FORMAT_CHU, "inspect", FALSE },
-  { "tqt", "hills.tqt", build_tqt, TERRAIN_FORMAT_TQT, "inspect", FALSE },
+  { "chu", "hills.chu", build_chu, TERRAIN_FORMAT_CHU, "inspect", TRUE },
+  { "tqt", "hills.tqt", build_tqt, TERRAIN_FORMAT_TQT, "inspect", TRUE },
   { "ter", "hills.ter", build_ter, TERRAIN_FORMAT_TER, "inspect", TRUE },
-  { "heightmap-png", "heights.png", build_png, TERRAIN_FORMAT_UNKNOWN, "inspect", TRUE },
+  { "heightmap-png", "heights.png", build_png, TERRAIN_FORMAT_HEIGHTMAP, "inspect", TRUE },
   { "hpi", "archive.hpi", build_hpi, TERRAIN_FORMAT_HPI, "inspect", FALSE },
   { "floor-height", "world.fhd", build_fhd, TERRAIN_FORMAT_FLOOR_HEIGHT, "inspect", TRUE },
-  { "node-layer", "layer.tnl", build_tnl, TERRAIN_FORMAT_NODE_LAYER, "inspect", FALSE },
+  { "node-layer", "layer.tnl", build_tnl, TERRAIN_FORMAT_NODE_LAYER, "inspect", TRUE },
   { "node-chunk", "0123456789abcdef.tnlc", build_tnlc, TERRAIN_FORMAT_NODE_CHUNK, "inspect", TRUE },
-  { "model", "plane.model", build_model, TERRAIN_FORMAT_DAT1, "inspect", FALSE },
+  { "model", "hill.model", build_model, TERRAIN_FORMAT_DAT1, "inspect", TRUE },
   { "ota", "small.ota", build_ota, TERRAIN_FORMAT_OTA, "inspect", FALSE },
   { "tdf", "features.tdf", build_tdf, TERRAIN_FORMAT_TDF, "inspect", FALSE },
 };
@@ -857,9 +860,8 @@ assert_loaded (TerrainEditorWindow *window,
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, name);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child (window, "title_label"))), ==, name);
   g_assert_true (gtk_widget_get_visible (subtitle));
-  if (fc->format != TERRAIN_FORMAT_UNKNOWN)
-    g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (subtitle)),
-                              terrain_format_get_description (fc->format)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (subtitle)),
+                            terrain_format_get_description (fc->format)));
 
   /* The structure inspector describes it. */
   g_assert_cmpuint (count_structure_rows (window), >, 1);
@@ -1092,6 +1094,218 @@ test_open_archive_member (void)
   remove_dir (dir);
 }
 
+/* The row titled @title, expanded; G_MAXUINT when there is none. */
+static guint
+expand_structure_row (TerrainEditorWindow *window,
+                      const char          *title)
+{
+  GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (child (window, "structure_list"))));
+  guint position = find_structure_row (window, title);
+  g_autoptr(GtkTreeListRow) row = NULL;
+
+  if (position == G_MAXUINT)
+    return position;
+  row = g_list_model_get_item (rows, position);
+  gtk_tree_list_row_set_expanded (row, TRUE);
+  return position;
+}
+
+/* A textured Atlas: the picture north up in quadrants, red north-west,
+ * green north-east, blue south-west, yellow south-east. */
+static GBytes *
+build_quadrant_atlas (void)
+{
+  static const guint8 colors[4][3] = { { 230, 30, 30 }, { 30, 200, 30 }, { 30, 30, 230 }, { 230, 210, 20 } };
+  g_autoptr(TerrainHeightfield) field = hills (33);
+  g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainImage) picture = terrain_image_new (TERRAIN_IMAGE_RGBA8, 128, 128, &error);
+  guint8 *data = terrain_image_get_data (picture, NULL);
+  TerrainAtlasFile *atlas;
+
+  for (guint y = 0; y < 128; y++)
+    for (guint x = 0; x < 128; x++)
+      {
+        const guint8 *c = colors[(y >= 64) * 2 + (x >= 64)];
+        guint8 *p = data + y * terrain_image_get_stride (picture) + x * 4;
+
+        memcpy (p, c, 3);
+        p[3] = 255;
+      }
+  terrain_atlas_builder_set_tree_depth (builder, 2);
+  terrain_atlas_builder_set_texture_image (builder, picture);
+  terrain_atlas_builder_set_texture_format (builder, TERRAIN_ATLAS_TEXTURE_PNG, 90);
+  terrain_atlas_builder_set_tile_size (builder, 32);
+  terrain_atlas_builder_set_texture_depth (builder, 2);
+  atlas = terrain_atlas_builder_build (builder, NULL, &error);
+  g_assert_no_error (error);
+  return save_document (atlas);
+}
+
+/* Selects the row titled @title and returns the colour of the 2D view's
+ * picture in the middle of the outline that draws. */
+static const guint8 *
+outlined_color (TerrainEditorWindow *window,
+                TerrainImage        *picture,
+                const char          *title)
+{
+  GtkSingleSelection *selection =
+    GTK_SINGLE_SELECTION (gtk_list_view_get_model (GTK_LIST_VIEW (child (window, "structure_list"))));
+  guint position = find_structure_row (window, title);
+  double x, y, width, height;
+
+  g_assert_cmpuint (position, !=, G_MAXUINT);
+  gtk_single_selection_set_selected (selection, position);
+  g_assert_true (terrain_editor_map_view_get_atlas_outline (map_view (window), &x, &y, &width, &height));
+  g_assert_cmpfloat (fabs (width - terrain_image_get_width (picture) / 2.0), <, 0.5);
+  return terrain_image_get_data (picture, NULL) + (gsize) (y + height / 2) * terrain_image_get_stride (picture)
+         + (gsize) (x + width / 2) * 4;
+}
+
+/* An Atlas file's stubs in the Structure tab: selecting one highlights its
+ * bounds in the 3D view, outlines them in the 2D view and describes the
+ * stub in the Properties tab; activating it frames it. Ctrl+L's action
+ * shows chunk levels, with the legend and figures over the 3D view. */
+static void
+test_atlas_structure (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-editor-atlas-XXXXXX", &error);
+  g_autoptr(GBytes) bytes = build_atlas ();
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TerrainAtlasStub) stub = NULL;
+  TerrainEditorWindow *window;
+  TerrainEditorGlView *gl_view;
+  GtkSingleSelection *selection;
+  TerrainAtlasFile *atlas;
+  TerrainAtlasToc *toc;
+  TerrainAtlasBox bounds, root, shown;
+  const char *properties;
+  double x, y, width, height, tx, ty, side;
+  guint position;
+  gint64 deadline;
+
+  g_assert_no_error (error);
+  file = write_file (dir, "hills.atlas", bytes, g_bytes_get_size (bytes));
+  window = open_through_app (file);
+  render_map_view (window);
+  atlas = TERRAIN_ATLAS_FILE (terrain_editor_window_get_document (window));
+  gl_view = TERRAIN_EDITOR_GL_VIEW (gtk_overlay_get_child (GTK_OVERLAY (child (window, "gl_overlay"))));
+  toc = terrain_atlas_file_get_toc (atlas, 0);
+  stub = terrain_atlas_toc_get_stub (toc, (guint) terrain_atlas_toc_find_stub (toc, 1, 0, 0));
+  g_assert_true (terrain_atlas_stub_get_bounds (stub, &bounds));
+  g_assert_true (terrain_atlas_stub_get_bounds (terrain_atlas_toc_get_stub (toc, 0), &root));
+  g_assert_false (terrain_editor_gl_view_get_atlas_highlight (gl_view, NULL));
+
+  /* Tables of contents > Geom > the level-1 stub at (0, 0). */
+  g_assert_cmpuint (expand_structure_row (window, "Tables of contents"), !=, G_MAXUINT);
+  g_assert_cmpuint (expand_structure_row (window, "Geom"), !=, G_MAXUINT);
+  position = find_structure_row (window, "Stub 1 (level 1, 0, 0)");
+  g_assert_cmpuint (position, !=, G_MAXUINT);
+  selection = GTK_SINGLE_SELECTION (gtk_list_view_get_model (GTK_LIST_VIEW (child (window, "structure_list"))));
+  gtk_single_selection_set_selected (selection, position);
+
+  /* Highlighted in 3D: the stub's bounds. */
+  g_assert_true (terrain_editor_gl_view_get_atlas_highlight (gl_view, &shown));
+  g_assert_true (terrain_atlas_box_equal (&shown, &bounds));
+
+  /* Outlined in 2D, on the height picture (north up, east right, a sample
+   * on each edge): the south-west quarter, bottom left. */
+  g_assert_true (terrain_editor_map_view_get_atlas_outline (map_view (window), &x, &y, &width, &height));
+  side = (root.max[0] - root.min[0]);
+  g_assert_cmpfloat (fabs (bounds.min[0] - root.min[0]), <, side / 100);
+  g_assert_cmpfloat (fabs (x - 0.5), <, 1);
+  g_assert_cmpfloat (fabs (y - (height + 0.5)), <, 1);
+  g_assert_cmpfloat (width, >, 8);
+  g_assert_cmpfloat (fabs (width - height), <, 1);
+
+  /* Described, with what its chunk holds. */
+  properties = gtk_label_get_text (GTK_LABEL (child (window, "properties_label")));
+  g_test_message ("%s", properties);
+  g_assert_nonnull (strstr (properties, "Geometry stub 1 of TOC 0"));
+  g_assert_nonnull (strstr (properties, "Level: 1"));
+  g_assert_nonnull (strstr (properties, "Position: 0, 0"));
+  g_assert_nonnull (strstr (properties, "Bounds: ("));
+  g_assert_nonnull (strstr (properties, "Generation: "));
+  g_assert_nonnull (strstr (properties, "Vertices: "));
+  g_assert_nonnull (strstr (properties, "Triangles: "));
+
+  /* Activated (double-click, Enter): the 3D camera goes to it. */
+  g_signal_emit_by_name (child (window, "structure_list"), "activate", position);
+  terrain_editor_gl_view_get_camera (gl_view, &tx, &ty, NULL, NULL, NULL);
+  g_assert_cmpfloat (fabs (tx - ((bounds.min[0] + bounds.max[0]) / 2 - root.min[0])), <, 1e-3);
+  g_assert_cmpfloat (fabs (ty - (root.max[1] - (bounds.min[1] + bounds.max[1]) / 2)), <, 1e-3);
+
+  /* Another row: nothing highlighted. */
+  gtk_single_selection_set_selected (selection, find_structure_row (window, "Geom"));
+  g_assert_false (terrain_editor_gl_view_get_atlas_highlight (gl_view, NULL));
+  g_assert_false (terrain_editor_map_view_get_atlas_outline (map_view (window), NULL, NULL, NULL, NULL));
+
+  /* Chunk levels: the action (Ctrl+L) turns them on in the 3D view, which
+   * then shows their legend and figures. */
+  g_assert_true (gtk_widget_get_visible (child (window, "chunk_levels_button")));
+  g_assert_false (terrain_editor_gl_view_get_show_chunk_levels (gl_view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-chunk-levels", NULL));
+  g_assert_true (terrain_editor_gl_view_get_show_chunk_levels (gl_view));
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (child (window, "view_notebook")), 1);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!gtk_widget_get_visible (child (window, "chunk_levels_label")) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (gtk_widget_get_visible (child (window, "chunk_levels_label")));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (child (window, "chunk_levels_label"))), "Level 0: "));
+  gtk_single_selection_set_selected (selection, position);
+  iterate (300);
+  save_screenshot (GTK_WIDGET (window), "editor-atlas-levels.png");
+
+  /* Off again (the setting outlives the window). */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-chunk-levels", NULL));
+  g_assert_false (terrain_editor_gl_view_get_show_chunk_levels (gl_view));
+  iterate (50);
+  g_assert_false (gtk_widget_get_visible (child (window, "chunk_levels_label")));
+
+  close_window (window);
+
+  /* On a textured Atlas the 2D view shows the root texture tile, which
+   * lies turned in the file (§4): the outline of what a stub covers falls
+   * on that part of the picture all the same. */
+  g_clear_pointer (&bytes, g_bytes_unref);
+  g_clear_object (&file);
+  bytes = build_quadrant_atlas ();
+  file = write_file (dir, "quadrants.atlas", bytes, g_bytes_get_size (bytes));
+  window = open_through_app (file);
+  gtk_window_present (GTK_WINDOW (window));
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!gtk_widget_get_mapped (GTK_WIDGET (map_view (window))) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  iterate (300);
+  {
+    g_autoptr(TerrainImage) picture = terrain_document_render_image (terrain_editor_window_get_document (window),
+                                                                     NULL, &error);
+    const guint8 *p;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (expand_structure_row (window, "Tables of contents"), !=, G_MAXUINT);
+    g_assert_cmpuint (expand_structure_row (window, "Tex"), !=, G_MAXUINT);
+    /* Texture tile (1, 0, 0): the yellow south-east. */
+    p = outlined_color (window, picture, "Stub 1 (level 1, 0, 0)");
+    g_assert_true (p[0] > 150 && p[1] > 150 && p[2] < 100);
+    g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (child (window, "properties_label"))),
+                              "Texture stub 1 of TOC"));
+    g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (child (window, "properties_label"))),
+                              "Image: png, 32 × 32 pixels"));
+    g_assert_true (terrain_editor_gl_view_get_atlas_highlight (
+      TERRAIN_EDITOR_GL_VIEW (gtk_overlay_get_child (GTK_OVERLAY (child (window, "gl_overlay")))), NULL));
+    /* Geometry chunk (1, 0, 1): west and north, red. */
+    g_assert_cmpuint (expand_structure_row (window, "Geom"), !=, G_MAXUINT);
+    p = outlined_color (window, picture, "Stub 2 (level 1, 0, 1)");
+    g_assert_true (p[0] > 150 && p[1] < 100 && p[2] < 100);
+  }
+  iterate (300);
+  save_screenshot (GTK_WIDGET (window), "editor-atlas-outline.png");
+  close_window (window);
+  remove_dir (dir);
+}
+
 /* Every GtkShortcutsShortcut under @widget that names an action; the
  * action has an accelerator, or the row would show none. */
 static guint
@@ -1193,6 +1407,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/Editor/build-atlas-cancel", test_build_atlas_cancel);
   g_test_add_func ("/Terrain/Editor/shortcuts", test_shortcuts);
   g_test_add_func ("/Terrain/Editor/open/hpi-member", test_open_archive_member);
+  g_test_add_func ("/Terrain/Editor/atlas-structure", test_atlas_structure);
   for (guint i = 0; i < G_N_ELEMENTS (format_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/Terrain/Editor/open/%s", format_cases[i].name);

@@ -248,6 +248,49 @@ test_invalid (gconstpointer data)
     g_assert_cmpfloat (seconds, <, LIMIT_REJECT_SECONDS);
 }
 
+/* Truncation messages say the section first, then what and where, then
+ * why ("SECTION: what at byte offset N: why"), also when a body without a
+ * length field is cut where its trailer would be read. */
+static void
+test_truncation_messages (void)
+{
+  static const struct
+  {
+    const char *harness;
+    const char *file;
+    const char *prefix;
+  } cases[] = {
+    { "floor-height", "cut-1000.fhd", "FloorHeightData: truncated at byte offset 1000: the body "
+      "ends inside its blocks" },
+    { "floor-height", "blocks-missing.fhd", "FloorHeightData: truncated at byte offset 68: the "
+      "trailer's dimensions 8x8" },
+    { "floor-height", "cut-1.fhd", "FloorHeightData: truncated at byte offset 1: " },
+    { "node-layer", "cut-500.tnl", "TerrainNodeLayer: node items and trailing count at byte "
+      "offset 5 are truncated: the count 40 at byte offset 1 needs 1004 bytes, only 495 remain" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "malformed", cases[i].harness,
+                                                     "invalid", "truncated", cases[i].file, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *contents = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(TerrainDocument) document = NULL;
+      gsize length = 0;
+
+      g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+      bytes = g_bytes_new_take (g_steal_pointer (&contents), length);
+      document = terrain_document_load_bytes (bytes, NULL,
+                                              terrain_format_from_name (cases[i].harness), NULL,
+                                              &error);
+      g_assert_null (document);
+      g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, cases[i].prefix));
+    }
+}
+
 /* Sorted, so that test numbers do not depend on the file system. */
 static int
 compare_names (gconstpointer a,
@@ -339,6 +382,8 @@ main (int   argc,
       add_folder (harness, valid, TRUE, -1);
       add_folder (harness, invalid, FALSE, -1);
     }
+
+  g_test_add_func ("/Terrain/Malformed/truncation-messages", test_truncation_messages);
 
   return g_test_run ();
 }

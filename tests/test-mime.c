@@ -45,6 +45,8 @@ test_globs (void)
   check_guess ("world.fhd", NULL, 0, "application/x-insomniac-floor-height");
   check_guess ("layer.tnl", NULL, 0, "application/x-insomniac-node-layer");
   check_guess ("0123456789abcdef.tnlc", NULL, 0, "application/x-insomniac-node-chunk");
+  check_guess ("N44W072.hgt", NULL, 0, "application/x-srtm-hgt");
+  check_guess ("hills.r16", NULL, 0, "application/x-raw16-heightmap");
 }
 
 static void

@@ -19,6 +19,7 @@
 
 #include "libterrain.h"
 #include "terrain-test-fixtures.h"
+#include "terrain-test-util.h"
 #include "insomniac/terrain-dat1-private.h"
 
 static void
@@ -1177,6 +1178,94 @@ test_empty_model (void)
   g_assert_no_error (error);
 }
 
+/* The top view: LOD 0 from above, +X right and −Z up, tinted by height. */
+static void
+test_top_view (void)
+{
+  g_autoptr(TerrainTestDat1) f = terrain_test_dat1_hill (33);
+  g_autoptr(GBytes) bytes = terrain_test_dat1_layout (f);
+  g_autoptr(TerrainModel) model = load_model (bytes);
+  g_autoptr(TerrainImage) picture = NULL;
+  g_autoptr(TerrainImage) heights = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  guint w, h, best = 0, bx = 0, by = 0;
+  const guint8 *pixels;
+  gsize stride;
+
+  issues = terrain_document_validate (TERRAIN_DOCUMENT (model));
+  g_assert_cmpuint (count_severity (issues, TERRAIN_SEVERITY_WARNING), ==, 0);
+
+  picture = terrain_document_render_image (TERRAIN_DOCUMENT (model), NULL, &error);
+  g_assert_no_error (error);
+  heights = terrain_document_export_heights (TERRAIN_DOCUMENT (model), &error);
+  g_assert_no_error (error);
+  w = terrain_image_get_width (picture);
+  h = terrain_image_get_height (picture);
+  g_assert_cmpuint (w, ==, 1024);
+  g_assert_cmpuint (h, ==, 1024);
+  g_assert_cmpuint (terrain_image_get_width (heights), ==, w);
+  g_assert_cmpint (terrain_image_get_format (heights), ==, TERRAIN_IMAGE_GRAY16);
+
+  /* The mesh covers its square: every pixel is drawn. */
+  pixels = terrain_image_get_data (picture, NULL);
+  stride = terrain_image_get_stride (picture);
+  for (guint y = 0; y < h; y += 3)
+    for (guint x = 0; x < w; x += 3)
+      g_assert_cmpuint (pixels[y * stride + 4 * x + 3], ==, 255);
+
+  /* The peak (x +0.2, z −0.15) lies right of the middle and above it. */
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      {
+        const guint8 *row = terrain_image_get_data (heights, NULL) +
+                            y * terrain_image_get_stride (heights);
+        guint16 v;
+
+        memcpy (&v, row + 2 * x, 2);
+        if (v > best)
+          {
+            best = v;
+            bx = x;
+            by = y;
+          }
+      }
+  g_assert_cmpuint (best, ==, 65535);
+  g_assert_cmpfloat (fabs ((bx + 0.5) / w - 0.7), <, 0.03);
+  g_assert_cmpfloat (fabs ((by + 0.5) / h - 0.35), <, 0.03);
+}
+
+/* The flat plane draws (one colour); what has no geometry says so. */
+static void
+test_top_view_plane (void)
+{
+  g_autoptr(TerrainTestDat1) plane = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) bytes = terrain_test_dat1_layout (plane);
+  g_autoptr(TerrainModel) model = load_model (bytes);
+  g_autoptr(TerrainTestDat1) empty = g_new0 (TerrainTestDat1, 1);
+  g_autoptr(GBytes) empty_bytes = NULL;
+  g_autoptr(TerrainModel) portal = NULL;
+  g_autoptr(TerrainImage) picture = NULL;
+  g_autoptr(GError) error = NULL;
+
+  picture = terrain_document_render_image (TERRAIN_DOCUMENT (model), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_image_get_width (picture), ==, 1024);
+  g_assert_cmpuint (terrain_image_get_height (picture), ==, 1024);
+
+  empty->asset_type = TERRAIN_MODEL_ASSET_TYPE;
+  empty->strings = g_byte_array_new ();
+  g_byte_array_append (terrain_test_dat1_section (empty, 0x11223344), (const guint8 *) "data", 4);
+  empty_bytes = terrain_test_dat1_layout (empty);
+  portal = load_model (empty_bytes);
+  g_assert_null (terrain_document_render_image (TERRAIN_DOCUMENT (portal), NULL, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+  g_assert_true (g_str_has_prefix (error->message, "Model: "));
+  g_clear_error (&error);
+  g_assert_null (terrain_document_export_heights (TERRAIN_DOCUMENT (portal), &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+}
+
 /* Structural check of a .glb, independent of any validator: header, chunk
  * lengths, buffer views inside the buffer, accessors inside their views,
  * POSITION min/max equal to the data, indices inside the attributes, unit
@@ -1437,50 +1526,6 @@ test_gltf_validator (void)
   g_assert_nonnull (strstr (out, "\"numWarnings\": 0"));
 }
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} CliResult;
-
-static void
-cli_result_clear (CliResult *result)
-{
-  g_clear_pointer (&result->out, g_free);
-  g_clear_pointer (&result->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliResult, cli_result_clear)
-
-/* Runs `terrain ARGS...` in @dir. */
-static CliResult
-run_cli (const char *dir,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  CliResult result = { 0 };
-  int wait_status = 0;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("TERRAIN_CLI"));
-  va_start (args, dir);
-  for (const char *arg = va_arg (args, const char *); arg != NULL;
-       arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &result.out,
-                &result.err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  result.status = WEXITSTATUS (wait_status);
-  g_test_message ("exit %d\n%s%s", result.status, result.out, result.err);
-  return result;
-}
-
 static void
 test_cli (void)
 {
@@ -1520,20 +1565,22 @@ test_cli (void)
   }
 
   {
-    g_auto(CliResult) r = run_cli (dir, "model", "info", "--json", "plane.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "model", "info", "--json",
+                                                           "plane.model", NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "\"compression\" : \"lz4\""));
     g_assert_nonnull (strstr (r.out, "\"position_shift\" : 12"));
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "info", "plane.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "info", "plane.model", NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "materials/plane.material"));
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "model", "roundtrip", "plane.model", "two.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "model", "roundtrip",
+                                                           "plane.model", "two.model", NULL);
 
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "plane.model: stored write byte-exact"));
@@ -1541,17 +1588,18 @@ test_cli (void)
     g_assert_nonnull (strstr (r.out, "reads back to the same 432-byte DAT1"));
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "roundtrip", "plane.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "roundtrip", "plane.model", NULL);
 
     g_assert_cmpint (r.status, ==, 0);
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "validate", "two.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "validate", "two.model", NULL);
 
     g_assert_cmpint (r.status, ==, 0);
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "model", "export-gltf", "two.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "model", "export-gltf",
+                                                           "two.model", NULL);
     g_autofree char *glb_path = g_build_filename (dir, "two.glb", NULL);
     g_autoptr(JsonNode) json = NULL;
 
@@ -1564,8 +1612,9 @@ test_cli (void)
                         json_node_get_object (json), "meshes")), ==, 2);
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "model", "export-obj", "--lod", "1", "-o", "lod1.obj",
-                                   "two.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "model", "export-obj", "--lod",
+                                                           "1", "-o", "lod1.obj",
+                                                           "two.model", NULL);
     g_autofree char *obj_path = g_build_filename (dir, "lod1.obj", NULL);
     g_autofree char *mtl_path = g_build_filename (dir, "lod1.mtl", NULL);
 
@@ -1581,8 +1630,9 @@ test_cli (void)
     g_assert_no_error (error);
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "model", "import-obj", "--lod", "1", "-o", "edited.model",
-                                   "two.model", "lod1.obj", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "model", "import-obj", "--lod",
+                                                           "1", "-o", "edited.model",
+                                                           "two.model", "lod1.obj", NULL);
     g_autofree char *edited_path = g_build_filename (dir, "edited.model", NULL);
 
     g_assert_cmpint (r.status, ==, 0);
@@ -1593,18 +1643,20 @@ test_cli (void)
     g_assert_cmpfloat (p[1], ==, 0.75f);
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "model", "export-obj", "--lod", "7", "two.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "model", "export-obj", "--lod",
+                                                           "7", "two.model", NULL);
 
     g_assert_cmpint (r.status, ==, 64);
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "model", "export-obj", "--lod", "2", "two.model", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "model", "export-obj", "--lod",
+                                                           "2", "two.model", NULL);
 
     g_assert_cmpint (r.status, ==, 2);
     g_assert_nonnull (strstr (r.err, "no LOD 2"));
   }
   {
-    g_auto(CliResult) r = run_cli (dir, "model", "nonsense", NULL);
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "model", "nonsense", NULL);
 
     g_assert_cmpint (r.status, ==, 64);
   }
@@ -1738,6 +1790,8 @@ main (int   argc,
   g_test_add_func ("/Terrain/Model/gltf-validator", test_gltf_validator);
   g_test_add_func ("/Terrain/Model/mutations", test_mutations);
   g_test_add_func ("/Terrain/Model/cli", test_cli);
+  g_test_add_func ("/Terrain/Model/top-view", test_top_view);
+  g_test_add_func ("/Terrain/Model/top-view-plane", test_top_view_plane);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "terrain-test-fixtures.h"
 
 /* Built once for every case. */
 static char *tmpdir;
@@ -319,12 +320,15 @@ test_atlas_texture (void)
   g_assert_cmpstr (run.err, ==, "");
   g_assert_cmpint (run.status, ==, 0);
 
+  /* The map is the tile turned north up (map pixel (c, r) is tile pixel
+   * (39 - r, 19 - c)): 20 x 40, thumbnailed to 10 x 20. */
   image = load_png (out);
-  g_assert_cmpuint (terrain_image_get_width (image), ==, 20);
-  g_assert_cmpuint (terrain_image_get_height (image), ==, 10);
-  /* Each pixel averages a 2x2 block of the tile. */
-  g_assert_cmpuint (pixel (image, 5, 3)[0], ==, (60 + 66 + 1) / 2);
-  g_assert_cmpuint (pixel (image, 5, 3)[1], ==, (72 + 84) / 2);
+  g_assert_cmpuint (terrain_image_get_width (image), ==, 10);
+  g_assert_cmpuint (terrain_image_get_height (image), ==, 20);
+  /* Each pixel averages a 2x2 block of the map: thumbnail pixel (5, 3) is
+   * map (10-11, 6-7), tile columns 32-33 and rows 8-9. */
+  g_assert_cmpuint (pixel (image, 5, 3)[0], ==, (192 + 198 + 1) / 2);
+  g_assert_cmpuint (pixel (image, 5, 3)[1], ==, (96 + 108) / 2);
   g_assert_cmpuint (pixel (image, 5, 3)[2], ==, 77);
 }
 
@@ -355,6 +359,71 @@ test_floor_heights (void)
   g_assert_cmpuint (terrain_image_get_width (image), ==, 16);
   g_assert_cmpuint (terrain_image_get_height (image), ==, 16);
   g_assert_cmpuint (count_colours (image), >, 4);
+}
+
+static void
+write_bytes (const char *path,
+             GBytes     *bytes)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), &error));
+  g_assert_no_error (error);
+}
+
+/* Files whose picture libterrain draws: a CHU tree and a raw16 heightmap
+ * as shaded relief, a JPEG texture tree assembled (red across, green down). */
+static void
+test_rendered (void)
+{
+  g_autofree char *chu_path = temp_path ("hills.chu");
+  g_autofree char *raw_path = temp_path ("hills.r16");
+  g_autofree char *tqt_path = temp_path ("picture.tqt");
+  g_autoptr(GBytes) chu = terrain_test_chu3_hills (3, 9);
+  g_autoptr(GBytes) tqt = terrain_test_tqt_picture (2, 16, TRUE);
+  g_autofree guint16 *samples = g_new (guint16, 65 * 65);
+  g_autoptr(GBytes) raw = NULL;
+  const char *paths[] = { chu_path, raw_path };
+
+  for (guint i = 0; i < 65 * 65; i++)
+    samples[i] = GUINT16_TO_LE ((guint16) (terrain_test_hills ((i % 65) / 64.0,
+                                                               (i / 65) / 64.0) * 40000));
+  raw = g_bytes_new (samples, 65 * 65 * 2);
+  write_bytes (chu_path, chu);
+  write_bytes (raw_path, raw);
+  write_bytes (tqt_path, tqt);
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autofree char *out = temp_path ("rendered.png");
+      g_autoptr(TerrainImage) image = NULL;
+      g_auto(Run) run;
+
+      run_thumbnailer (&run, NULL, "-s", "32", paths[i], out, NULL);
+      g_assert_cmpstr (run.err, ==, "");
+      g_assert_cmpint (run.status, ==, 0);
+      image = load_png (out);
+      g_assert_cmpuint (terrain_image_get_width (image), ==, 32);
+      g_assert_cmpuint (count_colours (image), >, 16);
+      g_unlink (out);
+    }
+
+  {
+    g_autofree char *out = temp_path ("tqt.png");
+    g_autoptr(TerrainImage) image = NULL;
+    g_auto(Run) run;
+
+    run_thumbnailer (&run, NULL, "-s", "16", tqt_path, out, NULL);
+    g_assert_cmpstr (run.err, ==, "");
+    g_assert_cmpint (run.status, ==, 0);
+    image = load_png (out);
+    g_assert_cmpuint (terrain_image_get_width (image), ==, 16);
+    g_assert_cmpuint (pixel (image, 0, 0)[0], <, 40);
+    g_assert_cmpuint (pixel (image, 0, 0)[1], <, 40);
+    g_assert_cmpuint (pixel (image, 15, 15)[0], >, 200);
+    g_assert_cmpuint (pixel (image, 15, 15)[1], >, 200);
+  }
 }
 
 /* A file libterrain cannot read: failure, no thumbnail. */
@@ -396,8 +465,10 @@ test_thumbnailer_file (void)
 {
   const char *drawn[] = {
     "application/x-ta-tnt", "application/x-ta-sct", "application/x-torque-atlas",
-    "application/x-chunklod-tqt", "application/x-torque-ter",
-    "application/x-insomniac-floor-height", "application/x-insomniac-node-chunk",
+    "application/x-chunklod-chu", "application/x-chunklod-tqt", "application/x-torque-ter",
+    "application/x-insomniac-dat1", "application/x-insomniac-floor-height",
+    "application/x-insomniac-node-layer", "application/x-insomniac-node-chunk",
+    "application/x-srtm-hgt", "application/x-raw16-heightmap",
   };
   g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "..", "data",
                                             "terrain.thumbnailer", NULL);
@@ -464,6 +535,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/Thumbnailer/tnt-settings-palette", test_tnt_settings_palette);
   g_test_add_func ("/Terrain/Thumbnailer/atlas-texture", test_atlas_texture);
   g_test_add_func ("/Terrain/Thumbnailer/floor-heights", test_floor_heights);
+  g_test_add_func ("/Terrain/Thumbnailer/rendered", test_rendered);
   g_test_add_func ("/Terrain/Thumbnailer/unreadable", test_unreadable);
   g_test_add_func ("/Terrain/Thumbnailer/usage", test_usage);
   g_test_add_func ("/Terrain/Thumbnailer/thumbnailer-file", test_thumbnailer_file);

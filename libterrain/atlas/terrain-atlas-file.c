@@ -2070,6 +2070,38 @@ terrain_atlas_file_export_obj (TerrainAtlasFile  *self,
   return g_string_free_to_bytes (g_steal_pointer (&obj));
 }
 
+/* A texture tile as a map, north up and east right. Tile pixel (u, v)
+ * (column, row) shows the terrain at east fraction 1 - v and north
+ * fraction u (atlas-chu-tqt.md §4: texCoord = (Y / size, 1 - X / size)),
+ * so map pixel (column c, row r) of an N x N tile is tile pixel
+ * (N - 1 - r, N - 1 - c): the tile transposed about its other diagonal. */
+static TerrainImage *
+north_up_from_tile (TerrainImage  *tile,
+                    GError       **error)
+{
+  guint w = terrain_image_get_width (tile);
+  guint h = terrain_image_get_height (tile);
+  gsize bpp = terrain_image_get_format (tile) == TERRAIN_IMAGE_RGBA8 ? 4 : 0;
+  gsize in_stride = terrain_image_get_stride (tile);
+  const guint8 *in = terrain_image_get_data (tile, NULL);
+  g_autoptr(TerrainImage) map = NULL;
+  guint8 *out;
+  gsize out_stride;
+
+  if (bpp == 0)
+    return g_object_ref (tile);
+  map = terrain_image_new (TERRAIN_IMAGE_RGBA8, h, w, error);
+  if (map == NULL)
+    return NULL;
+  out = terrain_image_get_data (map, NULL);
+  out_stride = terrain_image_get_stride (map);
+  for (guint r = 0; r < w; r++)
+    for (guint c = 0; c < h; c++)
+      memcpy (out + (gsize) r * out_stride + (gsize) c * bpp,
+              in + (gsize) (h - 1 - c) * in_stride + (gsize) (w - 1 - r) * bpp, bpp);
+  return g_steal_pointer (&map);
+}
+
 /* ------------------------------------------------------------------------
  * TerrainDocument
  */
@@ -2088,7 +2120,12 @@ terrain_atlas_file_render_image (TerrainDocument  *document,
       if (terrain_atlas_toc_get_kind (toc) == TERRAIN_ATLAS_TOC_TEXTURE &&
           terrain_atlas_toc_get_n_stubs (toc) > 0 &&
           stub_has_chunk (terrain_atlas_toc_get_stub_data (toc, 0)))
-        return terrain_atlas_file_render_texture (self, t, 0, TERRAIN_ATLAS_CHANNELS_RGB, error);
+        {
+          g_autoptr(TerrainImage) tile = NULL;
+
+          tile = terrain_atlas_file_render_texture (self, t, 0, TERRAIN_ATLAS_CHANNELS_RGB, error);
+          return tile != NULL ? north_up_from_tile (tile, error) : NULL;
+        }
     }
 
   g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,

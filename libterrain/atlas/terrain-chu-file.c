@@ -15,6 +15,7 @@
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
+#include "core/terrain-relief-private.h"
 #include "core/terrain-writer-private.h"
 
 /* atlas-chu-tqt.md §9b: the CHU3 header and stub. */
@@ -43,6 +44,11 @@
 
 /* Validation lists this many findings of a kind, then one summary. */
 #define MAX_ISSUES_PER_KIND   20
+
+/* Pictures and height grids: the chunks of one level, at most this deep
+ * (4^6 = 4096 chunks to decode), at least this many pixels a side. */
+#define RENDER_MAX_LEVEL      6
+#define RENDER_MIN_SIDE       256
 
 /* Where the parts of a chunk lie, relative to its start; filled when the
  * chunk's structure is walked at load time. */
@@ -1686,6 +1692,133 @@ terrain_chu_file_describe_offset (TerrainDocument *document,
   return g_strdup (before_chunk ? "gap" : "trailing bytes");
 }
 
+/* The level drawn and the picture's side: the finest level down to
+ * RENDER_MAX_LEVEL, at about one pixel per vertex spacing of its first
+ * chunk, between RENDER_MIN_SIDE and the picture limit. */
+static guint
+render_level (TerrainChuFile *self,
+              guint          *side)
+{
+  guint level = MIN ((guint) self->tree_depth - 1, RENDER_MAX_LEVEL);
+  guint max = MIN ((guint) TERRAIN_RELIEF_MAX_SIDE, self->limits.max_image_side);
+  gint stub = terrain_chu_file_lookup_node (self, level, 0, 0);
+  guint32 n_vertices = stub >= 0 ? self->stubs[stub].layout.n_vertices : 0;
+  guint64 per_chunk = 1;
+
+  while (per_chunk * per_chunk < n_vertices && per_chunk < max)
+    per_chunk *= 2;
+  per_chunk <<= level;
+  per_chunk = MAX (per_chunk, MIN ((guint) RENDER_MIN_SIDE, max));
+  per_chunk = MIN (per_chunk, (guint64) max);
+  /* Whole pixels per chunk. */
+  *side = MAX ((guint) (per_chunk >> level), 1u) << level;
+  return level;
+}
+
+/* Draws the chunks of the render level seen from above, north (+Y) up:
+ * column = X across the terrain's width, row 0 at the largest Y, heights in
+ * world units. */
+static gboolean
+fill_relief (TerrainChuFile  *self,
+             TerrainRelief   *relief,
+             GError         **error)
+{
+  gdouble leaf = bits_to_float (self->leaf_dimensions_bits);
+  gdouble scale = bits_to_float (self->vertical_scale_bits);
+  gdouble terrain = terrain_chu_file_get_terrain_size (self);
+  guint side, level = render_level (self, &side);
+  gdouble chunk_size;
+
+  if (!isfinite (leaf) || leaf <= 0.0 || !isfinite (terrain))
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "%s header: leaf dimensions %g at byte offset %d are not finite and "
+                   "positive, so the chunks have no place to be drawn at",
+                   variant_name (self->variant), leaf, OFF_LEAF_DIMENSIONS);
+      return FALSE;
+    }
+  /* Without a usable scale, heights stay in quantised units. */
+  if (!isfinite (scale) || scale == 0.0)
+    scale = 1.0;
+  chunk_size = ldexp (leaf, (gint) self->tree_depth - 1 - (gint) level);
+
+  if (!terrain_relief_init (relief, side, side, &self->limits, "CHU picture", error))
+    return FALSE;
+
+  for (guint k = 0; k < self->chunk_count; k++)
+    {
+      const TerrainChuStub *stub = &self->stubs[k].pub;
+      g_autoptr(TerrainChuChunk) chunk = NULL;
+      gdouble origin_x = chunk_size * stub->x, origin_y = chunk_size * stub->y;
+      guint step;
+
+      if (stub->level != level)
+        continue;
+      chunk = terrain_chu_file_get_chunk (self, k, error);
+      if (chunk == NULL)
+        return FALSE;
+
+      step = chunk->strip ? 1 : 3;
+      for (guint i = 0; i + 2 < chunk->n_indices; i += step)
+        {
+          gdouble corner[3][3];
+          gboolean valid = TRUE;
+
+          for (guint c = 0; c < 3 && valid; c++)
+            {
+              guint16 index = chunk->indices[i + c];
+              const TerrainChuVertex *v;
+              gdouble x, y;
+
+              if (index >= chunk->n_vertices)
+                {
+                  valid = FALSE;
+                  break;
+                }
+              v = &chunk->vertices[index];
+              /* atlas-chu-tqt.md §9b, "Mapping CHU to Atlas geometry". */
+              x = (v->x / (gdouble) TERRAIN_CHU_QUANTIZED_HALF * 0.5 + 0.5) * chunk_size + origin_x;
+              y = (v->y / (gdouble) TERRAIN_CHU_QUANTIZED_HALF * 0.5 + 0.5) * chunk_size + origin_y;
+              corner[c][0] = x / terrain * side;
+              corner[c][1] = (terrain - y) / terrain * side;
+              corner[c][2] = v->z * scale;
+            }
+          /* Strips join with degenerate triangles, which draw nothing. */
+          if (valid)
+            terrain_relief_triangle (relief, corner[0], corner[1], corner[2]);
+        }
+    }
+  return TRUE;
+}
+
+/* Shaded relief of the finest level drawn (see fill_relief). */
+static TerrainImage *
+terrain_chu_file_render_image (TerrainDocument  *document,
+                               TerrainPalette   *palette,
+                               GError          **error)
+{
+  TerrainChuFile *self = TERRAIN_CHU_FILE (document);
+  g_auto(TerrainRelief) relief = { 0 };
+
+  (void) palette;
+  if (!fill_relief (self, &relief, error))
+    return NULL;
+  return terrain_relief_render (&relief, 0.0, error);
+}
+
+/* The same grid as 16 bits, lowest height 0, highest 65535. */
+static TerrainImage *
+terrain_chu_file_export_heights (TerrainDocument  *document,
+                                 GError          **error)
+{
+  TerrainChuFile *self = TERRAIN_CHU_FILE (document);
+  g_auto(TerrainRelief) relief = { 0 };
+
+  if (!fill_relief (self, &relief, error))
+    return NULL;
+  return terrain_relief_to_gray16 (&relief, error);
+}
+
 static void
 terrain_chu_file_finalize (GObject *object)
 {
@@ -1710,6 +1843,8 @@ terrain_chu_file_class_init (TerrainChuFileClass *klass)
   document_class->save_to_bytes = terrain_chu_file_save_to_bytes;
   document_class->validate = terrain_chu_file_validate;
   document_class->describe = terrain_chu_file_describe;
+  document_class->render_image = terrain_chu_file_render_image;
+  document_class->export_heights = terrain_chu_file_export_heights;
   document_class->describe_offset = terrain_chu_file_describe_offset;
 }
 

@@ -197,6 +197,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainChuChunk, terrain_chu_chunk_free)
  * Stubs keep their file order, which `CHU3` writers do not sort; an unedited
  * file writes back byte for byte. [func@Terrain.chu_import] converts the
  * tree into an Atlas geometry TOC.
+ *
+ * [method@Terrain.Document.render_image] draws the finest level, or level 6
+ * (4096 chunks) in deeper trees, seen from above as shaded relief: the
+ * terrain's square (leafDimensions × 2^(treeDepth−1) world units) fills the
+ * picture, +X to the right and +Y (north) up; the picture has about one
+ * pixel per vertex spacing, at least 256 and at most 4096 pixels (and
+ * #TerrainLimits.max_image_side) a side. Where chunks overlap, the highest
+ * surface shows. [method@Terrain.Document.export_heights] returns the same
+ * grid's heights (z × verticalScale) as 16 bits, the lowest 0 and the
+ * highest 65535, pixels no triangle covers 0. Both fail with
+ * %TERRAIN_ERROR_INVALID_VALUE when the leaf dimensions are not finite and
+ * positive.
  */
 
 TERRAIN_AVAILABLE_IN_ALL

@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "terrain-tqt-file.h"
+#include "terrain-atlas-texture.h"
 #include "terrain-quadtree.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
+#include "core/terrain-relief-private.h"
 #include "core/terrain-writer-private.h"
 
 #define OFF_MAGIC        0
@@ -56,6 +58,7 @@ struct _TerrainTqtFile
 
   GBytes *source;
   gsize file_size;
+  TerrainLimits limits;
 
   guint8 magic[4];
   guint32 version;
@@ -655,6 +658,7 @@ terrain_tqt_file_parse (TerrainTqtFile       *self,
 
   if (limits == NULL)
     limits = terrain_limits_get_default ();
+  self->limits = *limits;
 
   terrain_reader_init (&reader, bytes, "TQT header");
   self->file_size = terrain_reader_get_size (&reader);
@@ -1304,6 +1308,121 @@ terrain_tqt_file_describe_offset (TerrainDocument *document,
   return g_strdup (before_tile ? "gap" : "trailing bytes");
 }
 
+static TerrainImage *
+decode_tile (TerrainTqtFile  *self,
+             guint            level,
+             guint            x,
+             guint            y,
+             GError         **error)
+{
+  gint entry = terrain_tqt_file_lookup_node (self, level, x, y);
+  g_autoptr(GBytes) stream = terrain_tqt_file_get_tile_bytes (self, (guint) entry);
+  g_autoptr(TerrainAtlasTexture) texture =
+    terrain_atlas_texture_new (self->encoding == TERRAIN_TQT_ENCODING_DDS
+                               ? TERRAIN_ATLAS_TEXTURE_DDS : TERRAIN_ATLAS_TEXTURE_JPEG,
+                               stream);
+  TerrainImage *image;
+
+  image = terrain_atlas_texture_decode (texture, TERRAIN_ATLAS_CHANNELS_RGB, &self->limits, error);
+  if (image == NULL)
+    g_prefix_error (error, "TQT tile of node (level %u, x %u, y %u) at byte offset %u, entry %d: ",
+                    level, x, y, self->tiles[entry].offset, entry);
+  return image;
+}
+
+/* Copies @tile into the cell of @image at (@x0, @y0), @cell pixels a side,
+ * scaled to it (nearest pixel) when its size differs. */
+static void
+blit_tile (TerrainImage *image,
+           TerrainImage *tile,
+           guint         x0,
+           guint         y0,
+           guint         cell)
+{
+  guint tw = terrain_image_get_width (tile), th = terrain_image_get_height (tile);
+  gsize dst_stride = terrain_image_get_stride (image), src_stride = terrain_image_get_stride (tile);
+  guint8 *dst = terrain_image_get_data (image, NULL);
+  const guint8 *src = terrain_image_get_data (tile, NULL);
+
+  for (guint j = 0; j < cell; j++)
+    {
+      const guint8 *row = src + (gsize) ((guint64) j * th / cell) * src_stride;
+      guint8 *out = dst + (gsize) (y0 + j) * dst_stride + 4 * (gsize) x0;
+
+      if (tw == cell)
+        memcpy (out, row, 4 * (gsize) cell);
+      else
+        for (guint i = 0; i < cell; i++)
+          memcpy (out + 4 * (gsize) i, row + 4 * (gsize) ((guint64) i * tw / cell), 4);
+    }
+}
+
+/* The tree's picture assembled from the tiles of one level: the deepest
+ * whose picture stays within TERRAIN_RELIEF_MAX_SIDE (4096) pixels and the
+ * limits' max_image_side, at the root tile's size per tile (the root tile
+ * alone, scaled down, when even it is larger). As the tree's author cut
+ * the picture, node (level, x, y) covers column x and row y of the level's
+ * grid, row 0 at the top (§9c: the offset table's transposed order is
+ * undone). Tiles of another size than the root's are scaled to it. */
+static TerrainImage *
+terrain_tqt_file_render_image (TerrainDocument  *document,
+                               TerrainPalette   *palette,
+                               GError          **error)
+{
+  TerrainTqtFile *self = TERRAIN_TQT_FILE (document);
+  guint max = MIN ((guint) TERRAIN_RELIEF_MAX_SIDE, self->limits.max_image_side);
+  g_autoptr(TerrainImage) root = NULL;
+  g_autoptr(TerrainImage) image = NULL;
+  guint level = 0, cell;
+
+  (void) palette;
+  if (self->tree_depth == 0)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "TQT header: tree depth 0 at byte offset %d: the tree has no tiles to draw",
+                   OFF_TREE_DEPTH);
+      return NULL;
+    }
+
+  root = decode_tile (self, 0, 0, 0, error);
+  if (root == NULL)
+    return NULL;
+  cell = MIN (MAX (terrain_image_get_width (root), terrain_image_get_height (root)), MAX (max, 1));
+  while (level + 1 < self->tree_depth && ((guint64) cell << (level + 1)) <= max)
+    level++;
+
+  if (!terrain_limits_check_alloc (&self->limits, ((guint64) cell << level) * (cell << level), 4,
+                                   "picture", "TQT header", OFF_TILE_SIZE, error))
+    return NULL;
+  image = terrain_image_new (TERRAIN_IMAGE_RGBA8, cell << level, cell << level, error);
+  if (image == NULL)
+    return NULL;
+
+  for (guint y = 0; y < (1u << level); y++)
+    for (guint x = 0; x < (1u << level); x++)
+      {
+        g_autoptr(TerrainImage) tile = level == 0 ? terrain_image_ref (root)
+                                                  : decode_tile (self, level, x, y, error);
+
+        if (tile == NULL)
+          return NULL;
+        blit_tile (image, tile, x * cell, y * cell, cell);
+      }
+
+  return g_steal_pointer (&image);
+}
+
+/* A texture tree carries no heights; say so rather than "no height grid". */
+static TerrainImage *
+terrain_tqt_file_export_heights (TerrainDocument  *document,
+                                 GError          **error)
+{
+  g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                       "TQT: a texture tree holds no heights (they are in the CHU geometry "
+                       "tree of the same name)");
+  return NULL;
+}
+
 static void
 terrain_tqt_file_finalize (GObject *object)
 {
@@ -1326,6 +1445,8 @@ terrain_tqt_file_class_init (TerrainTqtFileClass *klass)
   document_class->save_to_bytes = terrain_tqt_file_save_to_bytes;
   document_class->validate = terrain_tqt_file_validate;
   document_class->describe = terrain_tqt_file_describe;
+  document_class->render_image = terrain_tqt_file_render_image;
+  document_class->export_heights = terrain_tqt_file_export_heights;
   document_class->describe_offset = terrain_tqt_file_describe_offset;
 }
 

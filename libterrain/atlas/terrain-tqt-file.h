@@ -55,6 +55,15 @@ typedef enum
  * handed out without copying ([method@Terrain.TqtFile.get_tile_bytes]). An
  * unedited file writes back byte for byte. [func@Terrain.chu_import]
  * converts the tree into an Atlas texture TOC.
+ *
+ * [method@Terrain.Document.render_image] assembles the tiles of the deepest
+ * level whose picture stays within 4096 pixels a side and
+ * #TerrainLimits.max_image_side (at the root tile's size per tile; tiles of
+ * other sizes are scaled to it) into one RGBA picture: node (level, x, y)
+ * at column x, row y, row 0 at the top, as the tree's picture was cut. A
+ * tile that does not decode fails the picture, its node and offset named.
+ * A texture tree has no heights: [method@Terrain.Document.export_heights]
+ * fails with %TERRAIN_ERROR_NOT_SUPPORTED.
  */
 
 TERRAIN_AVAILABLE_IN_ALL

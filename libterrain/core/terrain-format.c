@@ -10,6 +10,7 @@
 #include "terrain-format.h"
 #include "terrain-format-private.h"
 #include "terrain-error.h"
+#include "terrain-heightmap-document-private.h"
 #include "terrain-reader-private.h"
 #include "ta/terrain-sct-section.h"
 #include "ta/terrain-tnt-map.h"
@@ -44,6 +45,9 @@ typedef struct
   const char * const *extensions;
   MagicStrength (*match) (const guint8 *data, gsize size);
   TerrainLoadFunc load;
+  /* For extensions that other files use too (.png, .raw): whether data
+   * named @extension is this format's. NULL trusts the extension. */
+  gboolean (*fits) (const guint8 *data, gsize size, const char *extension);
 } FormatInfo;
 
 static MagicStrength
@@ -118,6 +122,33 @@ match_dat1 (const guint8 *data,
   /* Plain DAT1, or a Sunset Overdrive 36-byte wrapper before a plain DAT1 or
    * a raw LZ4 block whose first literals are the magic (field-notes.md). */
   return terrain_dat1_sniff (data, size, &sniff) ? MAGIC_STRONG : MAGIC_NONE;
+}
+
+/* Greyscale PNGs by their signature and IHDR: the only heightmaps that
+ * identify themselves. */
+static MagicStrength
+match_heightmap (const guint8 *data,
+                 gsize         size)
+{
+  return terrain_heightmap_shape (data, size) == HEIGHTMAP_SHAPE_GRAY_PNG ? MAGIC_STRONG
+                                                                          : MAGIC_NONE;
+}
+
+/* A colour .png, an .hgt of another size than an SRTM tile's or a .raw that
+ * is no square of 16-bit samples (a camera's raw photo, an 8-bit grid) is
+ * not taken for a heightmap. */
+static gboolean
+fits_heightmap (const guint8 *data,
+                gsize         size,
+                const char   *extension)
+{
+  HeightmapShape shape = terrain_heightmap_shape (data, size);
+
+  if (g_str_equal (extension, "png"))
+    return shape == HEIGHTMAP_SHAPE_GRAY_PNG;
+  if (g_str_equal (extension, "hgt"))
+    return shape == HEIGHTMAP_SHAPE_SRTM;
+  return shape == HEIGHTMAP_SHAPE_SRTM || shape == HEIGHTMAP_SHAPE_SQUARE16;
 }
 
 static TerrainDocument *
@@ -231,6 +262,14 @@ load_tdf (GBytes               *bytes,
   return TERRAIN_DOCUMENT (terrain_tdf_document_new_from_bytes (bytes, limits, error));
 }
 
+static TerrainDocument *
+load_heightmap (GBytes               *bytes,
+                const TerrainLimits  *limits,
+                GError              **error)
+{
+  return TERRAIN_DOCUMENT (terrain_heightmap_document_new_from_bytes (bytes, limits, error));
+}
+
 static const char * const no_extensions[] = { NULL };
 static const char * const tnt_extensions[] = { "tnt", NULL };
 static const char * const sct_extensions[] = { "sct", NULL };
@@ -245,6 +284,7 @@ static const char * const node_layer_extensions[] = { "tnl", NULL };
 static const char * const node_chunk_extensions[] = { "tnlc", NULL };
 static const char * const ota_extensions[] = { "ota", NULL };
 static const char * const tdf_extensions[] = { "tdf", NULL };
+static const char * const heightmap_extensions[] = { "png", "hgt", "raw", "r16", NULL };
 
 /* Later format issues fill in their loaders here. */
 static const FormatInfo formats[] = {
@@ -267,9 +307,13 @@ static const FormatInfo formats[] = {
   { TERRAIN_FORMAT_OTA, "ota", "Total Annihilation map description (OTA)", ota_extensions,
     NULL, load_ota },
   { TERRAIN_FORMAT_TDF, "tdf", "Total Annihilation TDF text", tdf_extensions, NULL, load_tdf },
+  /* Greyscale PNGs by magic; SRTM tiles and raw16 grids by extension and
+   * size. */
+  { TERRAIN_FORMAT_HEIGHTMAP, "heightmap", "Heightmap (greyscale PNG, SRTM or raw16)",
+    heightmap_extensions, match_heightmap, load_heightmap, fits_heightmap },
 };
 
-G_STATIC_ASSERT (G_N_ELEMENTS (formats) == TERRAIN_FORMAT_TDF + 1);
+G_STATIC_ASSERT (G_N_ELEMENTS (formats) == TERRAIN_FORMAT_HEIGHTMAP + 1);
 
 static const FormatInfo *
 get_info (TerrainFormat format)
@@ -279,21 +323,28 @@ get_info (TerrainFormat format)
   return &formats[format];
 }
 
-static TerrainFormat
-format_for_extension (const char *filename)
+/* The lower-case extension of @filename, or NULL. */
+static char *
+extension_of (const char *filename)
 {
-  g_autofree char *lower = NULL;
   const char *dot;
 
   if (filename == NULL)
-    return TERRAIN_FORMAT_UNKNOWN;
+    return NULL;
   dot = strrchr (filename, '.');
   if (dot == NULL || strchr (dot, G_DIR_SEPARATOR) != NULL)
+    return NULL;
+  return g_ascii_strdown (dot + 1, -1);
+}
+
+static TerrainFormat
+format_for_extension (const char *extension)
+{
+  if (extension == NULL)
     return TERRAIN_FORMAT_UNKNOWN;
-  lower = g_ascii_strdown (dot + 1, -1);
 
   for (guint i = 1; i < G_N_ELEMENTS (formats); i++)
-    if (g_strv_contains ((const char * const *) formats[i].extensions, lower))
+    if (g_strv_contains ((const char * const *) formats[i].extensions, extension))
       return formats[i].format;
 
   return TERRAIN_FORMAT_UNKNOWN;
@@ -306,11 +357,16 @@ format_for_extension (const char *filename)
  *
  * Identifies a file. A four-byte magic (`ATLS`, `CHU3` or `CHU\0`, `tqt\0`, `HAPI`,
  * `1TAD`, also behind the Sunset Overdrive wrapper or as the first literals of
- * a raw LZ4 block) decides on its own. Formats without a magic are taken from the
+ * a raw LZ4 block) decides on its own, and so does the signature of a
+ * greyscale PNG (a heightmap). Formats without a magic are taken from the
  * extension (`.ter`, `.sct`, `.tnt`) unless the data matches another format's
- * version word and not the extension's own;
- * without a known extension, a TNT version word (0x2000, 0x1020) or an SCT
- * version word (2, 3) is used as a last resort.
+ * version word and not the extension's own; the extensions of plain
+ * heightmaps also need data of their shape (`.png`: a greyscale PNG; `.hgt`:
+ * exactly an SRTM tile's 1201² or 3601² 16-bit samples; `.raw`, `.r16`: a
+ * square of 16-bit samples), so that a colour picture or a camera's raw photo
+ * is not taken for one. Without a known extension, a TNT version word
+ * (0x2000, 0x1020) or an SCT version word (2, 3) is used as a last resort.
+ * With @bytes %NULL, the extension alone decides.
  *
  * Returns: the detected format, or %TERRAIN_FORMAT_UNKNOWN
  */
@@ -320,7 +376,8 @@ terrain_format_detect (GBytes     *bytes,
 {
   const guint8 *data = NULL;
   gsize size = 0;
-  TerrainFormat by_extension = format_for_extension (filename);
+  g_autofree char *extension = extension_of (filename);
+  TerrainFormat by_extension = format_for_extension (extension);
   TerrainFormat weak = TERRAIN_FORMAT_UNKNOWN;
 
   if (bytes != NULL)
@@ -347,6 +404,8 @@ terrain_format_detect (GBytes     *bytes,
     {
       const FormatInfo *info = get_info (by_extension);
 
+      if (info->fits != NULL && !info->fits (data, size, extension))
+        return weak;
       if (weak != TERRAIN_FORMAT_UNKNOWN && info->match != NULL &&
           info->match (data, size) == MAGIC_NONE)
         return weak;

@@ -32,6 +32,12 @@ G_BEGIN_DECLS
  * @TERRAIN_FORMAT_OTA: Total Annihilation map description (`.ota`, TDF syntax, no magic)
  * @TERRAIN_FORMAT_TDF: Total Annihilation TDF-syntax text, e.g. feature definitions
  *   (`.tdf`, no magic)
+ * @TERRAIN_FORMAT_HEIGHTMAP: a plain heightmap, read by
+ *   [class@Terrain.HeightmapDocument]: a greyscale PNG (by its signature and
+ *   IHDR colour type 0, whatever its name), an SRTM tile (`.hgt` of exactly
+ *   1201² or 3601² 16-bit samples) or a raw16 grid (`.raw`, `.r16` holding a
+ *   square of 16-bit samples). A colour PNG, or a square of 16-bit samples
+ *   under another name, is not detected but opens when this format is named
  *
  * The file formats libterrain detects.
  */
@@ -51,6 +57,7 @@ typedef enum
   TERRAIN_FORMAT_NODE_CHUNK,
   TERRAIN_FORMAT_OTA,
   TERRAIN_FORMAT_TDF,
+  TERRAIN_FORMAT_HEIGHTMAP,
 } TerrainFormat;
 
 TERRAIN_AVAILABLE_IN_ALL

@@ -291,8 +291,8 @@ terrain_floor_height_data_parse (TerrainFloorHeightData  *self,
   if (self->file_size < TERRAIN_FLOOR_HEADER_SIZE + TERRAIN_FLOOR_TRAILER_SIZE)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
-                   "FloorHeightData: the body is %" G_GSIZE_FORMAT " bytes; even an empty grid "
-                   "needs the %d-byte header and the %d-byte trailer",
+                   "FloorHeightData: truncated at byte offset %" G_GSIZE_FORMAT ": even an "
+                   "empty grid needs the %d-byte header and the %d-byte trailer",
                    self->file_size, TERRAIN_FLOOR_HEADER_SIZE, TERRAIN_FLOOR_TRAILER_SIZE);
       return FALSE;
     }
@@ -337,12 +337,25 @@ terrain_floor_height_data_parse (TerrainFloorHeightData  *self,
     }
   if (expected_size > self->file_size)
     {
-      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
-                   "FloorHeightData: the trailer's dimensions %ux%u (byte offset %" G_GSIZE_FORMAT
-                   ") need %" G_GUINT64_FORMAT " blocks, a %" G_GUINT64_FORMAT "-byte body; "
-                   "this one is %" G_GSIZE_FORMAT " bytes",
-                   self->stored_width, self->stored_height, self->trailer_offset + TR_WIDTH,
-                   expected_blocks, expected_size, self->file_size);
+      /* A body cut short has blocks, not a trailer, in its last 51 bytes:
+       * their "dimensions" are then seldom multiples of 4 and the stored
+       * zero words seldom zero. Say what happened rather than quote them. */
+      if (self->stored_width % 4 != 0 || self->stored_height % 4 != 0 ||
+          terrain_get_le32 (self->trailer + TR_ZERO) != 0 ||
+          terrain_get_le32 (self->trailer + TR_ZERO2) != 0)
+        g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
+                     "FloorHeightData: truncated at byte offset %" G_GSIZE_FORMAT ": the body "
+                     "ends inside its blocks, since its last %d bytes (from byte offset %"
+                     G_GSIZE_FORMAT ") are no trailer (they would name %ux%u cells)",
+                     self->file_size, TERRAIN_FLOOR_TRAILER_SIZE, self->trailer_offset,
+                     self->stored_width, self->stored_height);
+      else
+        g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
+                     "FloorHeightData: truncated at byte offset %" G_GSIZE_FORMAT ": the "
+                     "trailer's dimensions %ux%u (byte offset %" G_GSIZE_FORMAT ") need %"
+                     G_GUINT64_FORMAT " blocks, a %" G_GUINT64_FORMAT "-byte body",
+                     self->file_size, self->stored_width, self->stored_height,
+                     self->trailer_offset + TR_WIDTH, expected_blocks, expected_size);
       return FALSE;
     }
   if (expected_size < self->file_size)
@@ -400,8 +413,10 @@ terrain_floor_height_data_parse (TerrainFloorHeightData  *self,
  *
  * Returns: (transfer full) (nullable): the grid, or %NULL with
  *   %TERRAIN_ERROR_TRUNCATED (the body is shorter than its dimensions
- *   need), %TERRAIN_ERROR_INVALID_VALUE (longer, or dimensions that are not
- *   multiples of 4) or %TERRAIN_ERROR_LIMIT_EXCEEDED
+ *   need; when those are not multiples of 4 or the trailer's zero words are
+ *   not zero, the body was cut inside its blocks and the message says so
+ *   instead of quoting them), %TERRAIN_ERROR_INVALID_VALUE (longer, or
+ *   dimensions that are not multiples of 4) or %TERRAIN_ERROR_LIMIT_EXCEEDED
  */
 TerrainFloorHeightData *
 terrain_floor_height_data_new_from_bytes (GBytes               *bytes,

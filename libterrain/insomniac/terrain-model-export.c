@@ -28,6 +28,9 @@
 #define GL_FLOAT               5126
 #define GL_TRIANGLES           4
 
+/* The longer side of the top view, in pixels. */
+#define TOP_VIEW_SIDE          1024
+
 /* Names the exporters give materials: the material's name with blanks made
  * underscores (OBJ names end at a blank), made unique with the index. */
 static char **
@@ -640,4 +643,128 @@ terrain_model_export_glb (TerrainModel  *self,
   terrain_writer_patch_u32 (&glb, 8, (guint32) MIN (terrain_writer_tell (&glb), G_MAXUINT32));
 
   return terrain_writer_finish (&glb, error);
+}
+
+/* Top view */
+
+/* Calls @func for every triangle of LOD 0 with its corners' positions. */
+static void
+foreach_triangle (TerrainModel *self,
+                  void        (*func) (const gfloat p[3][3], gpointer data),
+                  gpointer      data)
+{
+  guint first = 0, n = 0;
+
+  terrain_model_get_lod (self, 0, &first, &n);
+  for (guint m = first; m < first + n; m++)
+    {
+      TerrainModelMesh mesh;
+
+      if (!terrain_model_get_mesh (self, m, &mesh))
+        continue;
+      for (guint32 k = 0; k + 2 < mesh.index_count; k += 3)
+        {
+          gfloat p[3][3];
+
+          for (guint c = 0; c < 3; c++)
+            terrain_model_get_position (self, terrain_model_get_mesh_vertex (self, m, k + c), p[c]);
+          func ((const gfloat (*)[3]) p, data);
+        }
+    }
+}
+
+typedef struct
+{
+  gdouble min[3];
+  gdouble max[3];
+  gboolean any;
+} Extent;
+
+static void
+extend (const gfloat p[3][3],
+        gpointer     data)
+{
+  Extent *extent = data;
+
+  for (guint c = 0; c < 3; c++)
+    for (guint i = 0; i < 3; i++)
+      {
+        if (!isfinite (p[c][i]))
+          continue;
+        extent->min[i] = extent->any ? MIN (extent->min[i], p[c][i]) : p[c][i];
+        extent->max[i] = extent->any ? MAX (extent->max[i], p[c][i]) : p[c][i];
+      }
+  extent->any = TRUE;
+}
+
+typedef struct
+{
+  TerrainRelief *relief;
+  Extent        *extent;
+  gdouble        scale;
+} TopView;
+
+static void
+draw_triangle (const gfloat p[3][3],
+               gpointer     data)
+{
+  TopView *view = data;
+  gdouble corner[3][3];
+
+  /* +X to the right, −Z up (forward), +Y (up) is the height. */
+  for (guint c = 0; c < 3; c++)
+    {
+      corner[c][0] = (p[c][0] - view->extent->min[0]) * view->scale;
+      corner[c][1] = (p[c][2] - view->extent->min[2]) * view->scale;
+      corner[c][2] = p[c][1];
+    }
+  terrain_relief_triangle (view->relief, corner[0], corner[1], corner[2]);
+}
+
+/* Draws LOD 0 seen from above, orthographically: the picture spans the
+ * triangles' X and Z extent, TOP_VIEW_SIDE pixels along the longer one, +X
+ * to the right and −Z (forward in glTF) up; each pixel holds the highest Y
+ * (model units) of the triangles over it. @pixel_size is the width of a
+ * pixel in model units. */
+gboolean
+terrain_model_fill_top_view (TerrainModel   *self,
+                             TerrainRelief  *relief,
+                             gdouble        *pixel_size,
+                             GError        **error)
+{
+  Extent extent = { { 0 } };
+  TopView view;
+  gdouble longer;
+  guint first = 0, n = 0;
+  guint width, height;
+
+  terrain_model_get_lod (self, 0, &first, &n);
+  if (!terrain_model_has_geometry (self) || n == 0)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                           "Model: no geometry to draw (no vertex, index and mesh sections, "
+                           "or no meshes in LOD 0)");
+      return FALSE;
+    }
+
+  foreach_triangle (self, extend, &extent);
+  longer = MAX (extent.max[0] - extent.min[0], extent.max[2] - extent.min[2]);
+  if (!extent.any || !(longer > 0.0))
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                           "Model: LOD 0 has no extent along X or Z to draw from above");
+      return FALSE;
+    }
+
+  view.scale = TOP_VIEW_SIDE / longer;
+  width = (guint) CLAMP (ceil ((extent.max[0] - extent.min[0]) * view.scale), 1, TOP_VIEW_SIDE);
+  height = (guint) CLAMP (ceil ((extent.max[2] - extent.min[2]) * view.scale), 1, TOP_VIEW_SIDE);
+  if (!terrain_relief_init (relief, width, height, NULL, "Model top view", error))
+    return FALSE;
+
+  view.relief = relief;
+  view.extent = &extent;
+  foreach_triangle (self, draw_triangle, &view);
+  *pixel_size = 1.0 / view.scale;
+  return TRUE;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "terrain-model.h"
+#include "core/terrain-relief-private.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,13 @@ gboolean terrain_model_select_lods (TerrainModel  *self,
                                     guint         *first,
                                     guint         *end,
                                     GError       **error);
+
+/* LOD 0 seen from above, for render_image and export_heights
+ * (terrain-model-export.c). */
+gboolean terrain_model_fill_top_view (TerrainModel   *self,
+                                      TerrainRelief  *relief,
+                                      gdouble        *pixel_size,
+                                      GError        **error);
 
 /* Half-float (IEEE 754 binary16) to float. */
 gfloat   terrain_half_to_float     (guint16        half);

@@ -1891,6 +1891,36 @@ terrain_model_finalize (GObject *object)
   G_OBJECT_CLASS (terrain_model_parent_class)->finalize (object);
 }
 
+/* LOD 0 from above (terrain_model_fill_top_view): shaded by its true
+ * slopes, tinted by height, transparent where no triangle lies. */
+static TerrainImage *
+terrain_model_render_image (TerrainDocument  *document,
+                            TerrainPalette   *palette,
+                            GError          **error)
+{
+  g_auto(TerrainRelief) relief = { 0 };
+  gdouble pixel_size;
+
+  (void) palette;
+  if (!terrain_model_fill_top_view (TERRAIN_MODEL (document), &relief, &pixel_size, error))
+    return NULL;
+  return terrain_relief_render (&relief, pixel_size, error);
+}
+
+/* The same view's heights: the lowest Y drawn 0, the highest 65535, pixels
+ * without a triangle 0. */
+static TerrainImage *
+terrain_model_export_heights (TerrainDocument  *document,
+                              GError          **error)
+{
+  g_auto(TerrainRelief) relief = { 0 };
+  gdouble pixel_size;
+
+  if (!terrain_model_fill_top_view (TERRAIN_MODEL (document), &relief, &pixel_size, error))
+    return NULL;
+  return terrain_relief_to_gray16 (&relief, error);
+}
+
 static void
 terrain_model_class_init (TerrainModelClass *klass)
 {
@@ -1902,6 +1932,8 @@ terrain_model_class_init (TerrainModelClass *klass)
 
   document_class->describe = terrain_model_describe;
   document_class->validate = terrain_model_validate;
+  document_class->render_image = terrain_model_render_image;
+  document_class->export_heights = terrain_model_export_heights;
 
   dat1_class->parse = terrain_model_parse;
   dat1_class->get_section_name = terrain_model_get_section_name;

@@ -169,6 +169,15 @@ typedef enum
  * The geometry exports to Wavefront OBJ + MTL and to binary glTF 2.0, and
  * its vertex positions can be replaced (from an edited OBJ too) and
  * re-quantised; the rest of the file is written back byte for byte.
+ *
+ * [method@Terrain.Document.render_image] draws LOD 0 seen from above,
+ * orthographically: the triangles' X and Z extent fills 1024 pixels along
+ * its longer side, +X to the right and −Z (forward) up; each pixel shows
+ * the highest surface over it, shaded by its true slope and tinted by
+ * height, and pixels no triangle covers are transparent.
+ * [method@Terrain.Document.export_heights] returns that view's heights (Y)
+ * as 16 bits, the lowest 0 and the highest 65535, uncovered pixels 0. Both
+ * fail with %TERRAIN_ERROR_NOT_SUPPORTED for a model without geometry.
  */
 
 TERRAIN_AVAILABLE_IN_ALL

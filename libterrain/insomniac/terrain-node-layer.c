@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "terrain-node-layer.h"
@@ -12,6 +13,7 @@
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
+#include "core/terrain-relief-private.h"
 #include "core/terrain-writer-private.h"
 
 /* insomniac-terrain.md, "TerrainNodeLayer and TNLChunk". */
@@ -26,6 +28,15 @@
 #define ITEM_IDENTITY       0x11
 
 #define MAX_ISSUES          20
+
+/* The quadtree map: pixels a side (4 per leaf); how far a node's bevel
+ * rises over its level, across how many pixels at most; the width of a
+ * pixel in levels, which makes the widest bevels 45-degree slopes. */
+#define MAP_SIDE            1024
+#define MAP_LEAVES          256
+#define BEVEL_RISE          0.6
+#define BEVEL_WIDTH         6.0
+#define MAP_PIXEL_SIZE      (BEVEL_RISE / BEVEL_WIDTH)
 
 struct _TerrainNodeLayer
 {
@@ -258,10 +269,14 @@ terrain_node_layer_parse (TerrainNodeLayer     *self,
     return FALSE;
 
   items_size = (guint64) self->count * TERRAIN_NODE_LAYER_ITEM_SIZE;
-  if (!terrain_reader_check_span (&reader, OFF_ITEMS, items_size + 4,
-                                  "node items and trailing count", error))
+  if (items_size + 4 > self->file_size - OFF_ITEMS)
     {
-      g_prefix_error (error, "count %u at byte offset %d: ", self->count, OFF_COUNT);
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
+                   "TerrainNodeLayer: node items and trailing count at byte offset %d are "
+                   "truncated: the count %u at byte offset %d needs %" G_GUINT64_FORMAT
+                   " bytes, only %" G_GSIZE_FORMAT " remain",
+                   OFF_ITEMS, self->count, OFF_COUNT, items_size + 4,
+                   self->file_size - OFF_ITEMS);
       return FALSE;
     }
 
@@ -744,6 +759,82 @@ terrain_node_layer_describe_offset (TerrainDocument *document,
   return g_strdup ("bytes after the trailing count");
 }
 
+/* The quadtree as terraces: each pixel stands at the level of the deepest
+ * node of the layer that covers it, so deeper nodes rise above their
+ * parents, and each node's square is bevelled so its bounds show; pixels
+ * no node covers stay empty. Column = node column, row 0 = node row 0 (the
+ * lowest y, as in the floor grid's heights). */
+static gboolean
+fill_map (TerrainNodeLayer  *self,
+          TerrainRelief     *relief,
+          GError           **error)
+{
+  g_autofree guint8 *deepest = g_malloc (MAP_LEAVES * MAP_LEAVES);
+  guint per_leaf = MAP_SIDE / MAP_LEAVES;
+
+  if (!terrain_relief_init (relief, MAP_SIDE, MAP_SIDE, NULL, "TerrainNodeLayer picture", error))
+    return FALSE;
+
+  /* Positions grow with the level, so deeper nodes are drawn last. */
+  memset (deepest, 0xff, MAP_LEAVES * MAP_LEAVES);
+  for (guint32 position = 0; position < TERRAIN_NODE_POSITIONS; position++)
+    {
+      guint level, column, row, span;
+
+      if (self->index[position] < 0)
+        continue;
+      terrain_node_position_to_level (position, &level, &column, &row);
+      span = MAP_LEAVES >> level;
+      for (guint y = row * span; y < (row + 1) * span; y++)
+        memset (deepest + (gsize) y * MAP_LEAVES + column * span, (int) level, span);
+    }
+
+  for (guint y = 0; y < MAP_SIDE; y++)
+    for (guint x = 0; x < MAP_SIDE; x++)
+      {
+        guint level = deepest[(y / per_leaf) * MAP_LEAVES + x / per_leaf];
+        guint side, u, v, edge;
+        gdouble bevel, t;
+
+        if (level == 0xff)
+          continue;
+        side = MAP_SIDE >> level;
+        u = x % side;
+        v = y % side;
+        edge = MIN (MIN (u, side - 1 - u), MIN (v, side - 1 - v));
+        bevel = MIN (BEVEL_WIDTH, side / 4.0);
+        t = MIN ((edge + 0.5) / bevel, 1.0);
+        relief->z[(gsize) y * MAP_SIDE + x] = (gfloat) (level + BEVEL_RISE * t * t * (3 - 2 * t));
+      }
+  return TRUE;
+}
+
+/* A map of the quadtree the layer indexes (fill_map), tinted by level:
+ * the layer holds no heights or colours of its own, only which nodes
+ * exist. */
+static TerrainImage *
+terrain_node_layer_render_image (TerrainDocument  *document,
+                                 TerrainPalette   *palette,
+                                 GError          **error)
+{
+  g_auto(TerrainRelief) relief = { 0 };
+
+  (void) palette;
+  if (!fill_map (TERRAIN_NODE_LAYER (document), &relief, error))
+    return NULL;
+  return terrain_relief_render (&relief, MAP_PIXEL_SIZE, error);
+}
+
+static TerrainImage *
+terrain_node_layer_export_heights (TerrainDocument  *document,
+                                   GError          **error)
+{
+  g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                       "TerrainNodeLayer: the layer holds no heights (they are in the "
+                       "TNLChunk of each node)");
+  return NULL;
+}
+
 static void
 terrain_node_layer_finalize (GObject *object)
 {
@@ -767,6 +858,8 @@ terrain_node_layer_class_init (TerrainNodeLayerClass *klass)
   document_class->save_to_bytes = terrain_node_layer_save_to_bytes;
   document_class->validate = terrain_node_layer_validate;
   document_class->describe = terrain_node_layer_describe;
+  document_class->render_image = terrain_node_layer_render_image;
+  document_class->export_heights = terrain_node_layer_export_heights;
   document_class->describe_offset = terrain_node_layer_describe_offset;
 }
 

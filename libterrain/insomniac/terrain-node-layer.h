@@ -82,6 +82,15 @@ void      terrain_node_sample_position     (guint      level,
  * holds a quadtree position (level L starts at (4^L - 1) / 3, then row-major
  * over 2^L columns) and the u64 identity of the [class@Terrain.NodeChunk]
  * with that node's data; its other bytes are kept as read.
+ *
+ * The layer holds no heights or colours, only which nodes exist:
+ * [method@Terrain.Document.render_image] draws its quadtree as terraces,
+ * 1024 pixels (4 per leaf) a side, column = node column and row 0 = node
+ * row 0 (the lowest y): each pixel rises to the level of the deepest node
+ * covering it, tinted by level, each node's square bevelled so its bounds
+ * show; pixels no node covers are transparent.
+ * [method@Terrain.Document.export_heights] fails with
+ * %TERRAIN_ERROR_NOT_SUPPORTED (the heights are in the TNLChunks).
  */
 TERRAIN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (TerrainNodeLayer, terrain_node_layer, TERRAIN, NODE_LAYER, TerrainDocument)

@@ -9,6 +9,11 @@
  * automatic scale; reading that back gives the same grid to within half a
  * unit.
  *
+ * The input is also opened as a plain-heightmap document (the `heightmap`
+ * format, TerrainHeightmapDocument): it loads or fails with a TERRAIN_ERROR;
+ * what loads validates, describes as JSON, draws and exports its heights
+ * (small grids), and writes back byte-exact.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -19,6 +24,7 @@
 #include <stdlib.h>
 
 #include "libterrain.h"
+#include "fuzz-limits.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
@@ -145,6 +151,65 @@ try_source (GBytes                 *bytes,
   check_fit_and_encode (field);
 }
 
+/* Pictures and height exports may refuse, but only with a TERRAIN_ERROR. */
+static void
+check_image (TerrainImage  *image,
+             GError       **error)
+{
+  if (image != NULL)
+    terrain_image_unref (image);
+  else if (*error == NULL || (*error)->domain != TERRAIN_ERROR)
+    fail ("a picture failed outside TERRAIN_ERROR", NULL);
+  g_clear_error (error);
+}
+
+static void
+try_document (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainDocument) document = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(JsonNode) description = NULL;
+  g_autoptr(GBytes) written = NULL;
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autofree char *json = NULL;
+  TerrainHeightfield *field;
+
+  document = terrain_document_load_bytes (bytes, NULL, TERRAIN_FORMAT_HEIGHTMAP, fuzz_limits (),
+                                          &error);
+  if (document == NULL)
+    {
+      if (error == NULL || error->domain != TERRAIN_ERROR ||
+          !g_utf8_validate (error->message, -1, NULL))
+        fail ("the heightmap document failed outside TERRAIN_ERROR", NULL);
+      return;
+    }
+
+  issues = terrain_document_validate (document);
+  description = terrain_document_describe (document);
+  json = json_to_string (description, FALSE);
+  if (g_utf8_validate (json, -1, NULL))
+    parsed = json_from_string (json, NULL);
+  if (parsed == NULL)
+    fail ("the description is not JSON", json);
+
+  field = terrain_heightmap_document_get_heightfield (TERRAIN_HEIGHTMAP_DOCUMENT (document));
+  check_grid (field);
+  if (terrain_heightfield_get_width (field) <= CHECK_MAX_SIDE &&
+      terrain_heightfield_get_height (field) <= CHECK_MAX_SIDE)
+    {
+      TerrainImage *image = terrain_document_render_image (document, NULL, &error);
+
+      check_image (image, &error);
+      image = terrain_document_export_heights (document, &error);
+      check_image (image, &error);
+    }
+
+  written = terrain_document_save_to_bytes (document, &error);
+  if (written == NULL || !g_bytes_equal (written, bytes))
+    fail ("the heightmap document does not write back byte-exact", NULL);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -157,6 +222,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   try_source (bytes, "input.hgt", TERRAIN_HEIGHTMAP_HGT, 0);
   try_source (bytes, "input.png", TERRAIN_HEIGHTMAP_TERRAIN_RGB, 0);
   try_source (bytes, "input.png", TERRAIN_HEIGHTMAP_TERRARIUM, 0);
+  try_document (bytes);
 
   return 0;
 }

@@ -1,0 +1,739 @@
+/* terrain-heightmap-document.c: plain heightmaps (greyscale PNG, SRTM .hgt,
+ * raw16) opened as documents
+ *
+ * The grid is read with the heightfield sources (terrain-heightfield-io.c):
+ * a 16-bit PNG stays the decoded image, a raw16 grid or a void-free SRTM
+ * tile a view of the file's bytes. Nothing can be edited, so saving gives
+ * the source bytes back.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "terrain-heightmap-document.h"
+#include "terrain-heightmap-document-private.h"
+#include "terrain-document-private.h"
+#include "terrain-error.h"
+#include "terrain-image-private.h"
+#include "terrain-issue.h"
+#include "terrain-reader-private.h"
+#include "terrain-relief-private.h"
+
+#define HGT_VOID (-32768)
+
+/* A step of at most this many units between neighbours counts as smooth
+ * when telling an SRTM tile's byte order from a raw16 grid's. */
+#define SMOOTH_STEP 1024
+
+static const guint8 png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+
+/* How the samples were encoded, for describe and export_heights. */
+typedef enum
+{
+  ENCODING_GRAY8,          /* 8-bit greyscale PNG */
+  ENCODING_GRAY16,         /* 16-bit greyscale PNG */
+  ENCODING_COLOUR_GREY,    /* colour PNG whose pixels are all grey: R */
+  ENCODING_COLOUR_LUMA,    /* colour PNG: Rec. 709 luminance */
+  ENCODING_S16BE,          /* SRTM: big-endian S16 metres */
+  ENCODING_U16LE,          /* raw16: little-endian U16 */
+} Encoding;
+
+static const char * const encoding_names[] = {
+  "gray8", "gray16", "colour-grey", "colour-luminance", "s16be", "u16le",
+};
+
+struct _TerrainHeightmapDocument
+{
+  TerrainDocument parent_instance;
+
+  GBytes *source;
+  TerrainLimits limits;
+  TerrainHeightmapFormat kind;
+  Encoding encoding;
+  TerrainHeightfield *field;
+  gfloat lo;
+  gfloat hi;
+  guint n_voids;
+  gsize first_void;        /* sample index of the first void */
+};
+
+G_DEFINE_FINAL_TYPE (TerrainHeightmapDocument, terrain_heightmap_document, TERRAIN_TYPE_DOCUMENT)
+
+static guint
+exact_sqrt (guint64 n)
+{
+  guint64 r = (guint64) sqrt ((double) n);
+
+  while (r * r > n)
+    r--;
+  while ((r + 1) * (r + 1) <= n)
+    r++;
+  return r * r == n && r <= G_MAXUINT ? (guint) r : 0;
+}
+
+/* What @data looks like to a heightmap reader: a PNG (greyscale or not, by
+ * its IHDR colour type), or a square of 16-bit samples, SRTM-sized or not. */
+HeightmapShape
+terrain_heightmap_shape (const guint8 *data,
+                         gsize         size)
+{
+  guint side;
+
+  if (data == NULL)
+    return HEIGHTMAP_SHAPE_NONE;
+  if (size >= sizeof png_signature && memcmp (data, png_signature, sizeof png_signature) == 0)
+    {
+      /* Signature, IHDR length and type, width, height, depth, colour type. */
+      if (size >= 26 && memcmp (data + 12, "IHDR", 4) == 0 && data[25] == 0)
+        return HEIGHTMAP_SHAPE_GRAY_PNG;
+      return HEIGHTMAP_SHAPE_PNG;
+    }
+  if (size % 2 != 0)
+    return HEIGHTMAP_SHAPE_NONE;
+  side = exact_sqrt (size / 2);
+  if (side == TERRAIN_HEIGHTMAP_SRTM3_SIDE || side == TERRAIN_HEIGHTMAP_SRTM1_SIDE)
+    return HEIGHTMAP_SHAPE_SRTM;
+  if (side >= 2)
+    return HEIGHTMAP_SHAPE_SQUARE16;
+  return HEIGHTMAP_SHAPE_NONE;
+}
+
+/* An SRTM-sized body could be a raw16 grid of that side. Real heights change
+ * little from one sample to the next, while the wrong byte order turns the
+ * low byte into the high one: the reading with more small steps wins, the
+ * tile on a tie. */
+static gboolean
+srtm_byte_order (const guint8 *data,
+                 guint         side)
+{
+  guint64 smooth_be = 0, smooth_le = 0;
+
+  for (guint y = 0; y < side; y++)
+    {
+      const guint8 *row = data + (gsize) y * side * 2;
+
+      for (guint x = 0; x + 1 < side; x++)
+        {
+          const guint8 *p = row + 2 * (gsize) x;
+          gint be0 = (gint16) (guint16) ((p[0] << 8) | p[1]);
+          gint be1 = (gint16) (guint16) ((p[2] << 8) | p[3]);
+          gint le0 = p[0] | (p[1] << 8);
+          gint le1 = p[2] | (p[3] << 8);
+
+          smooth_be += ABS (be1 - be0) <= SMOOTH_STEP;
+          smooth_le += ABS (le1 - le0) <= SMOOTH_STEP;
+        }
+    }
+  return smooth_be >= smooth_le;
+}
+
+static gboolean
+check_side (TerrainHeightmapDocument  *self,
+            guint64                    width,
+            guint64                    height,
+            gsize                      offset,
+            const char                *section,
+            GError                   **error)
+{
+  /* The limit counts cells; a side of 2^N + 1 samples spans 2^N cells. */
+  guint64 max = MIN ((guint64) self->limits.max_cells_per_side + 1, TERRAIN_HEIGHTFIELD_MAX_SIDE);
+
+  if (width > max || height > max)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                   "%s: the size %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " at byte offset %"
+                   G_GSIZE_FORMAT " exceeds the limit of %" G_GUINT64_FORMAT " samples a side",
+                   section, width, height, offset, max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A colour PNG, read only when asked for by name: grey pixels (R = G = B)
+ * give R, any other colour the Rec. 709 luminance. */
+static TerrainHeightfield *
+field_from_colour (TerrainHeightmapDocument  *self,
+                   TerrainImage              *image,
+                   GError                   **error)
+{
+  guint w = terrain_image_get_width (image), h = terrain_image_get_height (image);
+  gsize stride = terrain_image_get_stride (image);
+  const guint8 *pixels = terrain_image_get_data (image, NULL);
+  g_autoptr(TerrainHeightfield) field = NULL;
+  gboolean grey = TRUE;
+  gfloat *out;
+
+  if (!terrain_limits_check_alloc (&self->limits, (guint64) w * h, sizeof (gfloat),
+                                   "height grid", "PNG heightmap", 0, error))
+    return NULL;
+  field = terrain_heightfield_new (w, h, 1.0, error);
+  if (field == NULL)
+    return NULL;
+  out = terrain_heightfield_get_data (field, NULL);
+
+  for (guint y = 0; y < h && grey; y++)
+    for (guint x = 0; x < w && grey; x++)
+      {
+        const guint8 *p = pixels + (gsize) y * stride + 4 * (gsize) x;
+
+        grey = p[0] == p[1] && p[1] == p[2];
+      }
+
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      {
+        const guint8 *p = pixels + (gsize) y * stride + 4 * (gsize) x;
+
+        out[(gsize) y * w + x] = grey ? p[0]
+                                      : (gfloat) (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]);
+      }
+
+  self->encoding = grey ? ENCODING_COLOUR_GREY : ENCODING_COLOUR_LUMA;
+  return g_steal_pointer (&field);
+}
+
+static gboolean
+read_png (TerrainHeightmapDocument  *self,
+          GBytes                    *bytes,
+          GError                   **error)
+{
+  g_autoptr(TerrainImage) image = NULL;
+  TerrainImageFormat format;
+  TerrainReader reader;
+  guint32 width, height;
+
+  /* The IHDR's size, before the decoder allocates for it. */
+  terrain_reader_init (&reader, bytes, "PNG heightmap");
+  if (terrain_reader_seek (&reader, 16, NULL) &&
+      terrain_reader_read_be_u32 (&reader, &width, NULL) &&
+      terrain_reader_read_be_u32 (&reader, &height, NULL) &&
+      !check_side (self, width, height, 16, "PNG heightmap", error))
+    return FALSE;
+
+  image = terrain_image_load_png_bytes_with_limits (bytes, &self->limits, error);
+  if (image == NULL)
+    return FALSE;
+
+  self->kind = TERRAIN_HEIGHTMAP_GRAY;
+  format = terrain_image_get_format (image);
+  if (format == TERRAIN_IMAGE_RGBA8)
+    {
+      self->field = field_from_colour (self, image, error);
+      return self->field != NULL;
+    }
+
+  self->encoding = format == TERRAIN_IMAGE_GRAY16 ? ENCODING_GRAY16 : ENCODING_GRAY8;
+  /* A 16-bit image is the grid itself; 8-bit samples become floats. */
+  if (format == TERRAIN_IMAGE_GRAY8 &&
+      !terrain_limits_check_alloc (&self->limits,
+                                   (guint64) terrain_image_get_width (image) *
+                                   terrain_image_get_height (image), sizeof (gfloat),
+                                   "height grid", "PNG heightmap", 0, error))
+    return FALSE;
+  self->field = terrain_heightfield_new_from_image (image, TERRAIN_HEIGHTMAP_GRAY, NULL, error);
+  return self->field != NULL;
+}
+
+/* The @side x @side 16-bit samples of @bytes, checked to lie inside it. */
+static const guint8 *
+samples_of (GBytes      *bytes,
+            guint        side,
+            const char  *section,
+            GError     **error)
+{
+  TerrainReader reader;
+  const guint8 *data = NULL;
+
+  terrain_reader_init (&reader, bytes, section);
+  if (!terrain_reader_peek_bytes (&reader, (gsize) side * side * 2, &data, error))
+    return NULL;
+  return data;
+}
+
+static gboolean
+read_hgt (TerrainHeightmapDocument  *self,
+          GBytes                    *bytes,
+          guint                      side,
+          GError                   **error)
+{
+  const guint8 *data = samples_of (bytes, side, "SRTM tile", error);
+
+  if (data == NULL)
+    return FALSE;
+  self->kind = TERRAIN_HEIGHTMAP_HGT;
+  self->encoding = ENCODING_S16BE;
+  if (!check_side (self, side, side, 0, "SRTM tile", error))
+    return FALSE;
+
+  for (gsize i = 0; i < (gsize) side * side; i++)
+    if ((gint16) (guint16) ((data[2 * i] << 8) | data[2 * i + 1]) == HGT_VOID)
+      {
+        if (self->n_voids++ == 0)
+          self->first_void = i;
+      }
+  if (self->n_voids == (guint64) side * side)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "SRTM tile: every one of the %u x %u samples from byte offset 0 is void "
+                   "(-32768): there are no heights", side, side);
+      return FALSE;
+    }
+  /* Voids make a filled copy. */
+  if (self->n_voids > 0 &&
+      !terrain_limits_check_alloc (&self->limits, (guint64) side * side, sizeof (gfloat) + 1,
+                                   "filled height grid", "SRTM tile", 0, error))
+    return FALSE;
+
+  self->field = terrain_heightfield_new_from_hgt (bytes, NULL, error);
+  return self->field != NULL;
+}
+
+static gboolean
+read_raw16 (TerrainHeightmapDocument  *self,
+            GBytes                    *bytes,
+            guint                      side,
+            GError                   **error)
+{
+  self->kind = TERRAIN_HEIGHTMAP_RAW16;
+  self->encoding = ENCODING_U16LE;
+  if (!check_side (self, side, side, 0, "Raw16 heightmap", error))
+    return FALSE;
+  self->field = terrain_heightfield_new_from_raw16 (bytes, NULL, error);
+  return self->field != NULL;
+}
+
+static gboolean
+terrain_heightmap_document_parse (TerrainHeightmapDocument  *self,
+                                  GBytes                    *bytes,
+                                  const TerrainLimits       *limits,
+                                  GError                   **error)
+{
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+  const guint8 *samples;
+  guint side;
+  gboolean ok;
+
+  self->limits = *(limits != NULL ? limits : terrain_limits_get_default ());
+
+  switch (terrain_heightmap_shape (data, size))
+    {
+    case HEIGHTMAP_SHAPE_GRAY_PNG:
+    case HEIGHTMAP_SHAPE_PNG:
+      ok = read_png (self, bytes, error);
+      break;
+    case HEIGHTMAP_SHAPE_SRTM:
+      side = exact_sqrt (size / 2);
+      samples = samples_of (bytes, side, "Heightmap", error);
+      if (samples == NULL)
+        return FALSE;
+      if (srtm_byte_order (samples, side))
+        ok = read_hgt (self, bytes, side, error);
+      else
+        ok = read_raw16 (self, bytes, side, error);
+      break;
+    case HEIGHTMAP_SHAPE_SQUARE16:
+      ok = read_raw16 (self, bytes, exact_sqrt (size / 2), error);
+      break;
+    case HEIGHTMAP_SHAPE_NONE:
+    default:
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "Heightmap: the %" G_GSIZE_FORMAT " bytes from byte offset 0 are neither a "
+                   "PNG nor a square grid of 16-bit samples (raw16, or an SRTM tile of %u x %u "
+                   "or %u x %u)",
+                   size, TERRAIN_HEIGHTMAP_SRTM3_SIDE, TERRAIN_HEIGHTMAP_SRTM3_SIDE,
+                   TERRAIN_HEIGHTMAP_SRTM1_SIDE, TERRAIN_HEIGHTMAP_SRTM1_SIDE);
+      return FALSE;
+    }
+  if (!ok)
+    return FALSE;
+
+  terrain_heightfield_get_range (self->field, &self->lo, &self->hi);
+  return TRUE;
+}
+
+/**
+ * terrain_heightmap_document_new_from_bytes:
+ * @bytes: the heightmap file's contents
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @error: return location for a #GError
+ *
+ * Reads a plain heightmap. Which kind it is follows from the bytes alone:
+ *
+ * - a PNG (by its signature): an 8- or 16-bit greyscale image gives its
+ *   sample values (metres = value, spacing 1). A colour, palette or
+ *   grey-and-alpha image is read too (format detection only offers
+ *   greyscale ones; others open with %TERRAIN_FORMAT_HEIGHTMAP given by
+ *   name): its red value when every pixel is grey, otherwise its Rec. 709
+ *   luminance 0.2126 R + 0.7152 G + 0.0722 B;
+ * - exactly 1201² or 3601² 16-bit samples: an SRTM tile (big-endian S16
+ *   metres, −32768 = void, 90 m or 30 m spacing), voids filled from the
+ *   samples around them, unless reading the samples as little-endian U16
+ *   gives the smoother surface, which makes it a raw16 grid of that side;
+ * - any other square of 16-bit samples: a raw16 grid (little-endian U16,
+ *   TGEA's input, spacing 1).
+ *
+ * A side may have at most #TerrainLimits.max_cells_per_side + 1 samples
+ * (2^N + 1 samples span 2^N cells). The document keeps @bytes: raw16 grids
+ * and void-free SRTM tiles are read in place.
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with
+ *   %TERRAIN_ERROR_INVALID_VALUE (neither a PNG nor a square grid, or an SRTM
+ *   tile that is all voids), %TERRAIN_ERROR_LIMIT_EXCEEDED, or the PNG
+ *   decoder's error
+ */
+TerrainHeightmapDocument *
+terrain_heightmap_document_new_from_bytes (GBytes               *bytes,
+                                           const TerrainLimits  *limits,
+                                           GError              **error)
+{
+  g_autoptr(TerrainHeightmapDocument) self = NULL;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (TERRAIN_TYPE_HEIGHTMAP_DOCUMENT, NULL);
+  if (!terrain_heightmap_document_parse (self, bytes, limits, error))
+    return NULL;
+
+  self->source = g_bytes_ref (bytes);
+  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_HEIGHTMAP);
+  return g_steal_pointer (&self);
+}
+
+/**
+ * terrain_heightmap_document_get_source:
+ * @self: a #TerrainHeightmapDocument
+ *
+ * Gets the kind of heightmap the document was read from.
+ *
+ * Returns: %TERRAIN_HEIGHTMAP_GRAY for a PNG, %TERRAIN_HEIGHTMAP_HGT for an
+ *   SRTM tile, %TERRAIN_HEIGHTMAP_RAW16 for a raw16 grid
+ */
+TerrainHeightmapFormat
+terrain_heightmap_document_get_source (TerrainHeightmapDocument *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_HEIGHTMAP_DOCUMENT (self), TERRAIN_HEIGHTMAP_AUTO);
+
+  return self->kind;
+}
+
+/**
+ * terrain_heightmap_document_get_heightfield:
+ * @self: a #TerrainHeightmapDocument
+ *
+ * Gets the grid read from the file: row 0 is the file's first row (the
+ * north edge of an SRTM tile); heights are the sample values of a PNG or
+ * raw16 grid and metres for an SRTM tile, with its voids filled. Samples
+ * are 1 unit apart, or 90 m (SRTM3) or 30 m (SRTM1) for tiles.
+ *
+ * Returns: (transfer none): the heightfield; it must not be changed
+ */
+TerrainHeightfield *
+terrain_heightmap_document_get_heightfield (TerrainHeightmapDocument *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_HEIGHTMAP_DOCUMENT (self), NULL);
+
+  return self->field;
+}
+
+/**
+ * terrain_heightmap_document_get_sample_bits:
+ * @self: a #TerrainHeightmapDocument
+ *
+ * Gets the precision of the file's samples.
+ *
+ * Returns: 8 for an 8-bit greyscale or a colour PNG, otherwise 16
+ */
+guint
+terrain_heightmap_document_get_sample_bits (TerrainHeightmapDocument *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_HEIGHTMAP_DOCUMENT (self), 0);
+
+  return self->encoding == ENCODING_GRAY8 || self->encoding == ENCODING_COLOUR_GREY ||
+         self->encoding == ENCODING_COLOUR_LUMA ? 8 : 16;
+}
+
+/**
+ * terrain_heightmap_document_get_n_voids:
+ * @self: a #TerrainHeightmapDocument
+ *
+ * Counts the void samples (−32768) of an SRTM tile, which reading filled
+ * by interpolating the valid samples along their row and column.
+ *
+ * Returns: the number of voids; 0 for other heightmaps
+ */
+guint
+terrain_heightmap_document_get_n_voids (TerrainHeightmapDocument *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_HEIGHTMAP_DOCUMENT (self), 0);
+
+  return self->n_voids;
+}
+
+static const char *
+source_name (TerrainHeightmapDocument *self)
+{
+  switch (self->kind)
+    {
+    case TERRAIN_HEIGHTMAP_HGT: return "hgt";
+    case TERRAIN_HEIGHTMAP_RAW16: return "raw16";
+    case TERRAIN_HEIGHTMAP_GRAY:
+    default: return "png";
+    }
+}
+
+static const char *
+section_name (TerrainHeightmapDocument *self)
+{
+  switch (self->kind)
+    {
+    case TERRAIN_HEIGHTMAP_HGT: return "SRTM tile";
+    case TERRAIN_HEIGHTMAP_RAW16: return "Raw16 heightmap";
+    case TERRAIN_HEIGHTMAP_GRAY:
+    default: return "PNG heightmap";
+    }
+}
+
+static GBytes *
+terrain_heightmap_document_save_to_bytes (TerrainDocument  *document,
+                                          GError          **error)
+{
+  TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
+
+  /* Nothing edits a heightmap: it writes back as it was read. */
+  return g_bytes_ref (self->source);
+}
+
+static JsonNode *
+terrain_heightmap_document_describe (TerrainDocument *document)
+{
+  TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, terrain_format_get_name (TERRAIN_FORMAT_HEIGHTMAP));
+  json_builder_set_member_name (builder, "size");
+  json_builder_add_int_value (builder, (gint64) g_bytes_get_size (self->source));
+  json_builder_set_member_name (builder, "source");
+  json_builder_add_string_value (builder, source_name (self));
+  json_builder_set_member_name (builder, "encoding");
+  json_builder_add_string_value (builder, encoding_names[self->encoding]);
+  json_builder_set_member_name (builder, "sample_bits");
+  json_builder_add_int_value (builder, terrain_heightmap_document_get_sample_bits (self));
+  json_builder_set_member_name (builder, "width");
+  json_builder_add_int_value (builder, terrain_heightfield_get_width (self->field));
+  json_builder_set_member_name (builder, "height");
+  json_builder_add_int_value (builder, terrain_heightfield_get_height (self->field));
+  json_builder_set_member_name (builder, "spacing");
+  json_builder_add_double_value (builder, terrain_heightfield_get_spacing (self->field));
+  json_builder_set_member_name (builder, "height_units");
+  json_builder_add_string_value (builder, self->kind == TERRAIN_HEIGHTMAP_HGT ? "metres"
+                                                                               : "sample value");
+  json_builder_set_member_name (builder, "min_height");
+  json_builder_add_double_value (builder, self->lo);
+  json_builder_set_member_name (builder, "max_height");
+  json_builder_add_double_value (builder, self->hi);
+  if (self->kind == TERRAIN_HEIGHTMAP_HGT)
+    {
+      json_builder_set_member_name (builder, "voids");
+      json_builder_add_int_value (builder, self->n_voids);
+    }
+  json_builder_set_member_name (builder, "atlas_ready");
+  json_builder_add_boolean_value (builder, terrain_heightfield_is_chunkable (self->field));
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static GPtrArray *
+terrain_heightmap_document_validate (TerrainDocument *document)
+{
+  TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
+  GPtrArray *issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  guint w = terrain_heightfield_get_width (self->field);
+  guint h = terrain_heightfield_get_height (self->field);
+  const char *section = section_name (self);
+
+  if (self->n_voids > 0)
+    {
+      guint x = (guint) (self->first_void % w), y = (guint) (self->first_void / w);
+      TerrainIssue *issue =
+        terrain_issue_new (TERRAIN_SEVERITY_INFO, section, (gint64) self->first_void * 2, -1,
+                           "%u void samples (-32768) were filled from the samples around "
+                           "them; the first is sample (%u, %u)", self->n_voids, x, y);
+
+      terrain_issue_set_position (issue, (gint) x, (gint) y);
+      g_ptr_array_add (issues, issue);
+    }
+
+  if (self->lo == self->hi)
+    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, section, -1, -1,
+                                                "every sample is %g: the heightmap is flat",
+                                                self->lo));
+
+  if (self->encoding == ENCODING_COLOUR_LUMA)
+    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, section, -1, -1,
+                                                "a colour image: heights are its luminance; "
+                                                "for Terrain-RGB or Terrarium heights use "
+                                                "build-atlas --heightmap-format"));
+  else if (self->encoding == ENCODING_COLOUR_GREY)
+    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_INFO, section, -1, -1,
+                                                "a colour (or grey and alpha) image whose "
+                                                "pixels are all grey: heights are its 8-bit "
+                                                "grey values"));
+  else if (self->encoding == ENCODING_GRAY8)
+    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_INFO, section, -1, -1,
+                                                "8-bit samples hold 256 heights: terrain "
+                                                "built from them shows terraces"));
+
+  /* What building an Atlas tree (terrain build-atlas) will do with it. */
+  if (!terrain_heightfield_is_chunkable (self->field))
+    {
+      guint side = 2;
+
+      while (side - 1 < MAX (w, h) - 1 && side < TERRAIN_HEIGHTFIELD_MAX_SIDE)
+        side = (side - 1) * 2 + 1;
+      g_ptr_array_add (issues,
+                       terrain_issue_new (TERRAIN_SEVERITY_INFO, section, -1, -1,
+                                          "%u x %u samples: Atlas trees need a square of "
+                                          "2^N+1 samples a side, so build-atlas pads it to "
+                                          "%u x %u (--fit resample stretches it instead)",
+                                          w, h, side, side));
+    }
+
+  return issues;
+}
+
+/* The grid reduced by @step (the mean of each step x step block) into a
+ * relief, so that pictures stay under TERRAIN_RELIEF_MAX_SIDE. */
+static gboolean
+fill_relief (TerrainHeightmapDocument  *self,
+             TerrainRelief             *relief,
+             GError                   **error)
+{
+  guint w = terrain_heightfield_get_width (self->field);
+  guint h = terrain_heightfield_get_height (self->field);
+  guint max = MIN ((guint) TERRAIN_RELIEF_MAX_SIDE, self->limits.max_image_side);
+  guint step = (MAX (w, h) + MAX (max, 1) - 1) / MAX (max, 1);
+  guint rw, rh;
+  g_autofree gfloat *rows = NULL;
+  g_autofree gdouble *sums = NULL;
+
+  step = MAX (step, 1);
+  rw = (w + step - 1) / step;
+  rh = (h + step - 1) / step;
+  if (!terrain_relief_init (relief, rw, rh, &self->limits, section_name (self), error))
+    return FALSE;
+
+  rows = g_new (gfloat, (gsize) w * step);
+  sums = g_new (gdouble, rw);
+  for (guint ry = 0; ry < rh; ry++)
+    {
+      guint y0 = ry * step, n_rows = MIN (step, h - y0);
+
+      terrain_heightfield_read_rect (self->field, 0, y0, w, n_rows, rows, w);
+      memset (sums, 0, rw * sizeof *sums);
+      for (guint r = 0; r < n_rows; r++)
+        for (guint x = 0; x < w; x++)
+          sums[x / step] += rows[(gsize) r * w + x];
+      for (guint rx = 0; rx < rw; rx++)
+        {
+          guint n_columns = MIN (step, w - rx * step);
+
+          relief->z[(gsize) ry * rw + rx] = (gfloat) (sums[rx] / ((gdouble) n_columns * n_rows));
+        }
+    }
+  return TRUE;
+}
+
+/* Shaded relief, north (the file's first row) up, one pixel per sample; a
+ * grid wider or taller than TERRAIN_RELIEF_MAX_SIDE is averaged down by a
+ * whole factor to fit. */
+static TerrainImage *
+terrain_heightmap_document_render_image (TerrainDocument  *document,
+                                         TerrainPalette   *palette,
+                                         GError          **error)
+{
+  TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
+  g_auto(TerrainRelief) relief = { 0 };
+
+  (void) palette;
+  if (!fill_relief (self, &relief, error))
+    return NULL;
+  return terrain_relief_render (&relief, 0.0, error);
+}
+
+/* The samples as the file holds them, one pixel each: 16-bit PNG and raw16
+ * values unchanged, 8-bit (and colour) values × 257, SRTM metres + 32768,
+ * voids filled. */
+static TerrainImage *
+terrain_heightmap_document_export_heights (TerrainDocument  *document,
+                                           GError          **error)
+{
+  TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
+  guint w = terrain_heightfield_get_width (self->field);
+  guint h = terrain_heightfield_get_height (self->field);
+  gdouble scale = 1.0, offset = 0.0;
+
+  if (!terrain_limits_check_alloc (&self->limits, (guint64) w * h, 2, "16-bit height grid",
+                                   section_name (self), 0, error))
+    return NULL;
+  if (terrain_heightmap_document_get_sample_bits (self) == 8)
+    scale = 1.0 / 257.0;
+  else if (self->kind == TERRAIN_HEIGHTMAP_HGT)
+    offset = -32768.0;
+  return terrain_heightfield_to_image (self->field, scale, offset, error);
+}
+
+static char *
+terrain_heightmap_document_describe_offset (TerrainDocument *document,
+                                            gsize            offset)
+{
+  TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
+  guint w = terrain_heightfield_get_width (self->field);
+  gsize i = offset / 2;
+
+  if (offset >= g_bytes_get_size (self->source))
+    return g_strdup ("end of file");
+  if (self->kind == TERRAIN_HEIGHTMAP_GRAY)
+    return g_strdup ("PNG stream");
+  return g_strdup_printf ("%s, sample (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT ")",
+                          section_name (self), i % w, i / w);
+}
+
+static void
+terrain_heightmap_document_finalize (GObject *object)
+{
+  TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (object);
+
+  g_clear_object (&self->field);
+  g_clear_pointer (&self->source, g_bytes_unref);
+
+  G_OBJECT_CLASS (terrain_heightmap_document_parent_class)->finalize (object);
+}
+
+static void
+terrain_heightmap_document_class_init (TerrainHeightmapDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TerrainDocumentClass *document_class = TERRAIN_DOCUMENT_CLASS (klass);
+
+  object_class->finalize = terrain_heightmap_document_finalize;
+  document_class->save_to_bytes = terrain_heightmap_document_save_to_bytes;
+  document_class->describe = terrain_heightmap_document_describe;
+  document_class->validate = terrain_heightmap_document_validate;
+  document_class->render_image = terrain_heightmap_document_render_image;
+  document_class->export_heights = terrain_heightmap_document_export_heights;
+  document_class->describe_offset = terrain_heightmap_document_describe_offset;
+}
+
+static void
+terrain_heightmap_document_init (TerrainHeightmapDocument *self)
+{
+}
