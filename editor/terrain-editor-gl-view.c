@@ -77,6 +77,7 @@ static guint signals[N_SIGNALS];
 
 enum {
   PROP_0,
+  PROP_SHOW_FEATURES,
   PROP_SHOW_CHUNK_LEVELS,
   PROP_ATLAS_READOUT,
   N_PROPS
@@ -2648,8 +2649,12 @@ terrain_editor_gl_view_set_show_features (TerrainEditorGlView *self,
 {
   g_return_if_fail (TERRAIN_EDITOR_IS_GL_VIEW (self));
 
-  self->show_features = !!show;
+  show = !!show;
+  if (self->show_features == show)
+    return;
+  self->show_features = show;
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_FEATURES]);
 }
 
 /**
@@ -3033,6 +3038,9 @@ terrain_editor_gl_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_SHOW_FEATURES:
+      g_value_set_boolean (value, self->show_features);
+      break;
     case PROP_SHOW_CHUNK_LEVELS:
       g_value_set_boolean (value, self->show_chunk_levels);
       break;
@@ -3054,6 +3062,9 @@ terrain_editor_gl_view_set_property (GObject      *object,
 
   switch (prop_id)
     {
+    case PROP_SHOW_FEATURES:
+      terrain_editor_gl_view_set_show_features (self, g_value_get_boolean (value));
+      break;
     case PROP_SHOW_CHUNK_LEVELS:
       terrain_editor_gl_view_set_show_chunk_levels (self, g_value_get_boolean (value));
       break;
@@ -3140,6 +3151,15 @@ terrain_editor_gl_view_class_init (TerrainEditorGlViewClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_UINT);
+
+  /**
+   * TerrainEditorGlView:show-features:
+   *
+   * Whether placed features are drawn as markers on a TNT map.
+   */
+  properties[PROP_SHOW_FEATURES] =
+    g_param_spec_boolean ("show-features", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /**
    * TerrainEditorGlView:show-chunk-levels:

@@ -2984,6 +2984,8 @@ terrain_editor_window_init (TerrainEditorWindow *self)
   gtk_overlay_set_child (self->gl_overlay, self->gl_view);
   g_object_bind_property (self, "show-chunk-levels", self->gl_view, "show-chunk-levels",
                           G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "show-features", self->gl_view, "show-features",
+                          G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->gl_view, "notify::atlas-readout", G_CALLBACK (on_atlas_readout), self);
   g_signal_connect_swapped (self->gl_view, "gl-failed", G_CALLBACK (on_gl_failed), self);
   g_signal_connect_swapped (self->gl_view, "cell-activated", G_CALLBACK (on_gl_cell_activated), self);

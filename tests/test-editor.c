@@ -1387,6 +1387,36 @@ test_shortcuts (void)
   close_window (window);
 }
 
+/* The window's overlay toggles reach both views: Features hides the 2D
+ * footprints and the 3D markers alike. */
+static void
+test_overlay_toggles (void)
+{
+  TerrainEditorWindow *window = terrain_editor_window_new (app);
+  GObject *gl_view;
+  gboolean shown = FALSE;
+
+  gtk_window_present (GTK_WINDOW (window));
+  iterate (50);
+  gl_view = G_OBJECT (gtk_overlay_get_child (GTK_OVERLAY (child (window, "gl_overlay"))));
+  g_assert_nonnull (gl_view);
+
+  g_object_set (window, "show-features", TRUE, NULL);
+  g_object_get (gl_view, "show-features", &shown, NULL);
+  g_assert_true (shown);
+  g_object_get (map_view (window), "show-features", &shown, NULL);
+  g_assert_true (shown);
+
+  g_object_set (window, "show-features", FALSE, NULL);
+  g_object_get (gl_view, "show-features", &shown, NULL);
+  g_assert_false (shown);
+  g_object_get (map_view (window), "show-features", &shown, NULL);
+  g_assert_false (shown);
+
+  g_object_set (window, "show-features", TRUE, NULL);
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1408,6 +1438,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/Editor/shortcuts", test_shortcuts);
   g_test_add_func ("/Terrain/Editor/open/hpi-member", test_open_archive_member);
   g_test_add_func ("/Terrain/Editor/atlas-structure", test_atlas_structure);
+  g_test_add_func ("/Terrain/Editor/overlay-toggles", test_overlay_toggles);
   for (guint i = 0; i < G_N_ELEMENTS (format_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/Terrain/Editor/open/%s", format_cases[i].name);
