@@ -1644,6 +1644,13 @@ load_thread (GTask        *task,
     result->document = terrain_document_load_path (path, TERRAIN_FORMAT_UNKNOWN, NULL, cancellable, &error);
   else
     result->document = terrain_document_load (file, NULL, cancellable, &error);
+  /* A plain heightmap opens by its header; the window shows its grid at
+   * once, so decode it here, off the main thread, and refuse damaged image
+   * data as a failed open. */
+  if (result->document != NULL && TERRAIN_IS_HEIGHTMAP_DOCUMENT (result->document) &&
+      terrain_heightmap_document_decode_heightfield (TERRAIN_HEIGHTMAP_DOCUMENT (result->document),
+                                                     &error) == NULL)
+    g_clear_object (&result->document);
   if (result->document == NULL)
     {
       load_result_free (result);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <png.h>
 #include <sys/wait.h>
 
 #include "libterrain.h"
@@ -94,6 +95,53 @@ colour_png (guint    side,
   bytes = terrain_image_save_png_bytes (image, &error);
   g_assert_no_error (error);
   return bytes;
+}
+
+static void
+png_append (png_structp png,
+            png_bytep   data,
+            png_size_t  length)
+{
+  g_byte_array_append (png_get_io_ptr (png), data, (guint) length);
+}
+
+static void
+png_flush_none (png_structp png)
+{
+}
+
+/* An Adam7-interlaced 16-bit greyscale PNG of the hills (value = hills ×
+ * 50000), which terrain_image_save_png_bytes() does not write. */
+static GBytes *
+interlaced_png (guint w,
+                guint h)
+{
+  GByteArray *array = g_byte_array_new ();
+  g_autofree guint8 *pixels = g_malloc ((gsize) w * h * 2);
+  g_autofree png_bytep *rows = g_new (png_bytep, h);
+  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png_create_info_struct (png);
+
+  g_assert_nonnull (png);
+  for (guint y = 0; y < h; y++)
+    {
+      rows[y] = pixels + (gsize) y * w * 2;
+      for (guint x = 0; x < w; x++)
+        {
+          guint16 v = (guint16) lround (hills_at (x, y, w, h) * 50000);
+
+          rows[y][2 * x] = v >> 8;
+          rows[y][2 * x + 1] = v & 0xff;
+        }
+    }
+  png_set_write_fn (png, array, png_append, png_flush_none);
+  png_set_IHDR (png, info, w, h, 16, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_ADAM7,
+                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info (png, info);
+  png_write_image (png, rows);
+  png_write_end (png, info);
+  png_destroy_write_struct (&png, &info);
+  return g_byte_array_free_to_bytes (array);
 }
 
 /* An SRTM tile (big-endian S16 metres = hills × 2000 − 100), with the first
@@ -620,7 +668,7 @@ test_heightmap_errors (void)
   g_autoptr(GBytes) odd = g_bytes_new_static ("\1\2\3\4\5\6", 6);
   g_autoptr(GBytes) voids = NULL;
   g_autoptr(GBytes) png = hills_png (16, 16, TRUE);
-  g_autoptr(GBytes) cut = g_bytes_new_from_bytes (png, 0, g_bytes_get_size (png) / 2);
+  g_autoptr(GBytes) cut_header = g_bytes_new_from_bytes (png, 0, 20);
   guint8 *all_void = g_malloc ((gsize) 1201 * 1201 * 2);
   g_autoptr(GError) error = NULL;
 
@@ -643,10 +691,176 @@ test_heightmap_errors (void)
   g_assert_true (g_str_has_prefix (error->message, "SRTM tile: "));
   g_clear_error (&error);
 
-  /* A cut PNG: the decoder's error. */
-  g_assert_null (terrain_document_load_bytes (cut, "h.png", TERRAIN_FORMAT_UNKNOWN, NULL, &error));
+  /* A PNG cut inside its header: the decoder's error at open. */
+  g_assert_null (terrain_document_load_bytes (cut_header, "h.png", TERRAIN_FORMAT_UNKNOWN, NULL,
+                                              &error));
   g_assert_nonnull (error);
   g_assert_true (error->domain == TERRAIN_ERROR);
+}
+
+static void
+assert_decode_error (const GError *error)
+{
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == TERRAIN_ERROR);
+  g_assert_cmpint (error->code, ==, TERRAIN_ERROR_INVALID_VALUE);
+  g_assert_true (g_str_has_prefix (error->message, "PNG heightmap: decoding row "));
+  g_assert_nonnull (strstr (error->message, "byte offset"));
+}
+
+/* Opening reads the header only: a PNG whose image data is cut or damaged
+ * opens and describes its size; decoding it (picture, heights, grid) fails
+ * with an error naming the row and offset, and validate reports it. */
+static void
+test_heightmap_lazy_body (void)
+{
+  g_autoptr(GBytes) png = hills_png (40, 30, TRUE);
+  gsize size = g_bytes_get_size (png);
+  g_autoptr(GBytes) cut = g_bytes_new_from_bytes (png, 0, size / 2);
+  guint8 *flipped = g_memdup2 (g_bytes_get_data (png, NULL), size);
+  g_autoptr(GBytes) damaged = NULL;
+  GBytes *cases[2];
+
+  /* A byte inside the IDAT data (the chunk after the 33 bytes of signature
+   * and IHDR, 8 bytes of length and type): its CRC no longer matches. */
+  g_assert_cmpmem (flipped + 37, 4, "IDAT", 4);
+  flipped[41 + 10] ^= 0x55;
+  damaged = g_bytes_new_take (flipped, size);
+  cases[0] = cut;
+  cases[1] = damaged;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(TerrainHeightmapDocument) document = load (cases[i], "cut.png");
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GPtrArray) issues = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TerrainImage) picture = NULL;
+      g_autoptr(TerrainImage) heights = NULL;
+      JsonObject *object = describe (document, &node);
+      gboolean found = FALSE;
+
+      g_assert_cmpint (json_object_get_int_member (object, "width"), ==, 40);
+      g_assert_cmpint (json_object_get_int_member (object, "height"), ==, 30);
+      g_assert_false (json_object_has_member (object, "min_height"));
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (object, "error"),
+                                       "PNG heightmap: decoding row "));
+
+      picture = terrain_document_render_image (TERRAIN_DOCUMENT (document), NULL, &error);
+      g_assert_null (picture);
+      assert_decode_error (error);
+      g_clear_error (&error);
+      heights = terrain_document_export_heights (TERRAIN_DOCUMENT (document), &error);
+      g_assert_null (heights);
+      assert_decode_error (error);
+      g_clear_error (&error);
+      g_assert_null (terrain_heightmap_document_decode_heightfield (document, &error));
+      assert_decode_error (error);
+      g_assert_null (terrain_heightmap_document_get_heightfield (document));
+
+      issues = terrain_document_validate (TERRAIN_DOCUMENT (document));
+      g_assert_cmpint (terrain_issues_max_severity (issues, NULL), ==, TERRAIN_SEVERITY_ERROR);
+      for (guint k = 0; k < issues->len; k++)
+        {
+          TerrainIssue *issue = g_ptr_array_index (issues, k);
+
+          if (terrain_issue_get_severity (issue) == TERRAIN_SEVERITY_ERROR)
+            {
+              g_assert_cmpstr (terrain_issue_get_section (issue), ==, "PNG heightmap");
+              g_assert_true (g_str_has_prefix (terrain_issue_get_message (issue),
+                                               "decoding row "));
+              g_assert_nonnull (strstr (terrain_issue_get_message (issue), "byte offset"));
+              found = TRUE;
+            }
+        }
+      g_assert_true (found);
+      /* Saving still gives the bytes back. */
+      assert_saves_source (document, cases[i]);
+    }
+}
+
+/* describe's range, streamed (a PNG row by row, tiles and raw16 grids in
+ * place), is the decoded grid's, for every kind of heightmap. */
+static void
+test_heightmap_streamed_range (void)
+{
+  GBytes *inputs[] = {
+    hills_png (96, 64, TRUE),
+    hills_png (33, 33, FALSE),
+    colour_png (32, TRUE),
+    colour_png (32, FALSE),
+    interlaced_png (37, 23),
+    interlaced_png (3, 2),
+    hills_hgt (1201, 5),
+    hills_raw16 (65),
+  };
+  const char *names[] = {
+    "a.png", "b.png", "c.png", "d.png", "e.png", "f.png", "N1E1.hgt", "g.r16",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TerrainDocument) streamed = terrain_document_load_bytes (inputs[i], names[i],
+                                                                         TERRAIN_FORMAT_HEIGHTMAP,
+                                                                         NULL, &error);
+      g_autoptr(TerrainDocument) decoded = NULL;
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(JsonNode) node_decoded = NULL;
+      g_autoptr(GPtrArray) issues = NULL;
+      g_autoptr(GPtrArray) issues_decoded = NULL;
+      TerrainHeightfield *field;
+      JsonObject *object;
+      gfloat lo, hi;
+
+      g_assert_no_error (error);
+      decoded = terrain_document_load_bytes (inputs[i], names[i], TERRAIN_FORMAT_HEIGHTMAP, NULL,
+                                             &error);
+      g_assert_no_error (error);
+
+      /* Streamed first: nothing decoded the grid of this one. */
+      issues = terrain_document_validate (streamed);
+      node = terrain_document_describe (streamed);
+      object = json_node_get_object (node);
+
+      field = terrain_heightmap_document_decode_heightfield (TERRAIN_HEIGHTMAP_DOCUMENT (decoded),
+                                                             &error);
+      g_assert_no_error (error);
+      terrain_heightfield_get_range (field, &lo, &hi);
+      g_test_message ("%s: %g .. %g", names[i], lo, hi);
+      g_assert_cmpfloat (json_object_get_double_member (object, "min_height"), ==, lo);
+      g_assert_cmpfloat (json_object_get_double_member (object, "max_height"), ==, hi);
+      g_assert_cmpfloat (lo, <, hi);
+
+      /* The same description and findings either way. */
+      node_decoded = terrain_document_describe (decoded);
+      g_assert_true (json_node_equal (node, node_decoded));
+      issues_decoded = terrain_document_validate (decoded);
+      g_assert_cmpuint (issues->len, ==, issues_decoded->len);
+      for (guint k = 0; k < issues->len; k++)
+        g_assert_cmpstr (terrain_issue_get_message (g_ptr_array_index (issues, k)), ==,
+                         terrain_issue_get_message (g_ptr_array_index (issues_decoded, k)));
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    g_bytes_unref (inputs[i]);
+}
+
+/* An interlaced PNG decodes pass by pass to the same grid. */
+static void
+test_heightmap_interlaced (void)
+{
+  g_autoptr(GBytes) bytes = interlaced_png (37, 23);
+  g_autoptr(TerrainHeightmapDocument) document = load (bytes, "i.png");
+  g_autoptr(GError) error = NULL;
+  TerrainHeightfield *field = terrain_heightmap_document_decode_heightfield (document, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_heightfield_get_width (field), ==, 37);
+  for (guint y = 0; y < 23; y++)
+    for (guint x = 0; x < 37; x++)
+      g_assert_cmpfloat (terrain_heightfield_get_sample (field, x, y), ==,
+                         (gfloat) lround (hills_at (x, y, 37, 23) * 50000));
 }
 
 static void
@@ -951,6 +1165,9 @@ main (int   argc,
   g_test_add_func ("/Terrain/HeightmapDocument/raw16", test_heightmap_raw16);
   g_test_add_func ("/Terrain/HeightmapDocument/errors", test_heightmap_errors);
   g_test_add_func ("/Terrain/HeightmapDocument/limits", test_heightmap_limits);
+  g_test_add_func ("/Terrain/HeightmapDocument/lazy-body", test_heightmap_lazy_body);
+  g_test_add_func ("/Terrain/HeightmapDocument/streamed-range", test_heightmap_streamed_range);
+  g_test_add_func ("/Terrain/HeightmapDocument/interlaced", test_heightmap_interlaced);
   g_test_add_func ("/Terrain/HeightmapDocument/flat", test_heightmap_flat);
   g_test_add_func ("/Terrain/HeightmapDocument/cli", test_heightmap_cli);
   g_test_add_func ("/Terrain/NodeLayer/map", test_node_layer_map);

@@ -1,10 +1,16 @@
 /* terrain-heightmap-document.c: plain heightmaps (greyscale PNG, SRTM .hgt,
  * raw16) opened as documents
  *
- * The grid is read with the heightfield sources (terrain-heightfield-io.c):
- * a 16-bit PNG stays the decoded image, a raw16 grid or a void-free SRTM
- * tile a view of the file's bytes. Nothing can be edited, so saving gives
- * the source bytes back.
+ * Opening reads only what it must: a PNG's header (signature, IHDR and the
+ * chunks before the image data), an SRTM tile's byte order and voids, a
+ * raw16 grid's size. The grid is decoded when something asks for it
+ * (render_image, export_heights, the heightfield), with the heightfield
+ * sources (terrain-heightfield-io.c): a 16-bit PNG stays the decoded image,
+ * a raw16 grid or a void-free SRTM tile a view of the file's bytes. What
+ * describe and validate need (the range, whether a colour image is grey) is
+ * streamed instead: a PNG a row at a time (TerrainPngRows), tiles and raw16
+ * grids read in place. Nothing can be edited, so saving gives the source
+ * bytes back.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -54,11 +60,17 @@ struct _TerrainHeightmapDocument
   TerrainLimits limits;
   TerrainHeightmapFormat kind;
   Encoding encoding;
-  TerrainHeightfield *field;
+  guint width;
+  guint height;
+  gdouble spacing;
+  TerrainHeightfield *field;   /* decoded on first use */
+  GError *decode_error;        /* why decoding failed, once it has */
+  gboolean scanned;            /* lo, hi (and a colour PNG's encoding) known */
+  GError *scan_error;          /* why the scan failed, once it has */
   gfloat lo;
   gfloat hi;
   guint n_voids;
-  gsize first_void;        /* sample index of the first void */
+  gsize first_void;            /* sample index of the first void */
 };
 
 G_DEFINE_FINAL_TYPE (TerrainHeightmapDocument, terrain_heightmap_document, TERRAIN_TYPE_DOCUMENT)
@@ -196,12 +208,15 @@ field_from_colour (TerrainHeightmapDocument  *self,
   return g_steal_pointer (&field);
 }
 
+/* Opening a PNG reads its header only (TerrainPngRows checks the
+ * signature, the IHDR against the limits and what the data can inflate to);
+ * the body is decoded when something needs it. */
 static gboolean
 read_png (TerrainHeightmapDocument  *self,
           GBytes                    *bytes,
           GError                   **error)
 {
-  g_autoptr(TerrainImage) image = NULL;
+  g_autoptr(TerrainPngRows) rows = NULL;
   TerrainImageFormat format;
   TerrainReader reader;
   guint32 width, height;
@@ -214,28 +229,176 @@ read_png (TerrainHeightmapDocument  *self,
       !check_side (self, width, height, 16, "PNG heightmap", error))
     return FALSE;
 
-  image = terrain_image_load_png_bytes_with_limits (bytes, &self->limits, error);
-  if (image == NULL)
+  rows = terrain_png_rows_new (bytes, &self->limits, "PNG heightmap", error);
+  if (rows == NULL)
     return FALSE;
+  terrain_png_rows_get_info (rows, &self->width, &self->height, &format, NULL);
 
   self->kind = TERRAIN_HEIGHTMAP_GRAY;
+  self->spacing = 1.0;
+  switch (format)
+    {
+    case TERRAIN_IMAGE_GRAY16:
+      self->encoding = ENCODING_GRAY16;
+      break;
+    case TERRAIN_IMAGE_GRAY8:
+      self->encoding = ENCODING_GRAY8;
+      break;
+    case TERRAIN_IMAGE_RGBA8:
+    default:
+      /* Grey or not is known once every pixel was seen (scan_png()). */
+      self->encoding = ENCODING_COLOUR_LUMA;
+      break;
+    }
+  return TRUE;
+}
+
+/* The whole image, a row at a time into one allocation (pass by pass for an
+ * interlaced one), with errors that name the row. */
+static TerrainImage *
+decode_png (TerrainHeightmapDocument  *self,
+            GError                   **error)
+{
+  g_autoptr(TerrainPngRows) rows = NULL;
+  g_autoptr(TerrainImage) image = NULL;
+  TerrainImageFormat format;
+  guint8 *pixels;
+  gsize stride;
+  guint w, h, n_rows, bpp;
+
+  rows = terrain_png_rows_new (self->source, &self->limits, "PNG heightmap", error);
+  if (rows == NULL)
+    return NULL;
+  n_rows = terrain_png_rows_get_info (rows, &w, &h, &format, NULL);
+  bpp = format == TERRAIN_IMAGE_RGBA8 ? 4 : format == TERRAIN_IMAGE_GRAY16 ? 2 : 1;
+  if (!terrain_limits_check_alloc (&self->limits, h, (guint64) w * bpp, "image rows",
+                                   "PNG heightmap", 16, error))
+    return NULL;
+  image = terrain_image_new (format, w, h, error);
+  if (image == NULL)
+    return NULL;
+  pixels = terrain_image_get_data (image, NULL);
+  stride = terrain_image_get_stride (image);
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      TerrainPngRow row;
+      guint8 *out;
+
+      if (!terrain_png_rows_next (rows, &row, error))
+        return NULL;
+      out = pixels + (gsize) row.y * stride;
+      if (row.x_step == 1)
+        memcpy (out + (gsize) row.x0 * bpp, row.pixels, (gsize) row.n_pixels * bpp);
+      else
+        for (guint k = 0; k < row.n_pixels; k++)
+          memcpy (out + ((gsize) row.x0 + (gsize) k * row.x_step) * bpp,
+                  row.pixels + (gsize) k * bpp, bpp);
+    }
+  if (!terrain_png_rows_finish (rows, error))
+    return NULL;
+  return g_steal_pointer (&image);
+}
+
+static TerrainHeightfield *
+field_from_png (TerrainHeightmapDocument  *self,
+                GError                   **error)
+{
+  g_autoptr(TerrainImage) image = decode_png (self, error);
+  TerrainImageFormat format;
+
+  if (image == NULL)
+    return NULL;
   format = terrain_image_get_format (image);
   if (format == TERRAIN_IMAGE_RGBA8)
-    {
-      self->field = field_from_colour (self, image, error);
-      return self->field != NULL;
-    }
+    return field_from_colour (self, image, error);
 
-  self->encoding = format == TERRAIN_IMAGE_GRAY16 ? ENCODING_GRAY16 : ENCODING_GRAY8;
   /* A 16-bit image is the grid itself; 8-bit samples become floats. */
   if (format == TERRAIN_IMAGE_GRAY8 &&
       !terrain_limits_check_alloc (&self->limits,
                                    (guint64) terrain_image_get_width (image) *
                                    terrain_image_get_height (image), sizeof (gfloat),
                                    "height grid", "PNG heightmap", 0, error))
+    return NULL;
+  return terrain_heightfield_new_from_image (image, TERRAIN_HEIGHTMAP_GRAY, NULL, error);
+}
+
+/* The range and, for a colour image, whether every pixel is grey, from the
+ * rows as they are decoded: the values are those field_from_png() gives, in
+ * the memory of a row. */
+static gboolean
+scan_png (TerrainHeightmapDocument  *self,
+          GError                   **error)
+{
+  g_autoptr(TerrainPngRows) rows = NULL;
+  TerrainImageFormat format;
+  gfloat lo = INFINITY, hi = -INFINITY;
+  gfloat grey_lo = INFINITY, grey_hi = -INFINITY;
+  gboolean grey = TRUE;
+  guint n_rows;
+
+  rows = terrain_png_rows_new (self->source, &self->limits, "PNG heightmap", error);
+  if (rows == NULL)
     return FALSE;
-  self->field = terrain_heightfield_new_from_image (image, TERRAIN_HEIGHTMAP_GRAY, NULL, error);
-  return self->field != NULL;
+  n_rows = terrain_png_rows_get_info (rows, NULL, NULL, &format, NULL);
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      TerrainPngRow row;
+
+      if (!terrain_png_rows_next (rows, &row, error))
+        return FALSE;
+      switch (format)
+        {
+        case TERRAIN_IMAGE_GRAY16:
+          for (guint x = 0; x < row.n_pixels; x++)
+            {
+              guint16 v;
+
+              memcpy (&v, row.pixels + 2 * (gsize) x, 2);
+              lo = MIN (lo, (gfloat) v);
+              hi = MAX (hi, (gfloat) v);
+            }
+          break;
+        case TERRAIN_IMAGE_GRAY8:
+          for (guint x = 0; x < row.n_pixels; x++)
+            {
+              lo = MIN (lo, (gfloat) row.pixels[x]);
+              hi = MAX (hi, (gfloat) row.pixels[x]);
+            }
+          break;
+        case TERRAIN_IMAGE_RGBA8:
+        default:
+          /* Both readings, as field_from_colour() picks one only at the end. */
+          for (guint x = 0; x < row.n_pixels; x++)
+            {
+              const guint8 *p = row.pixels + 4 * (gsize) x;
+              gfloat luma = (gfloat) (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]);
+
+              grey = grey && p[0] == p[1] && p[1] == p[2];
+              grey_lo = MIN (grey_lo, (gfloat) p[0]);
+              grey_hi = MAX (grey_hi, (gfloat) p[0]);
+              lo = MIN (lo, luma);
+              hi = MAX (hi, luma);
+            }
+          break;
+        }
+    }
+  if (!terrain_png_rows_finish (rows, error))
+    return FALSE;
+
+  if (format == TERRAIN_IMAGE_RGBA8)
+    {
+      self->encoding = grey ? ENCODING_COLOUR_GREY : ENCODING_COLOUR_LUMA;
+      if (grey)
+        {
+          lo = grey_lo;
+          hi = grey_hi;
+        }
+    }
+  self->lo = lo;
+  self->hi = hi;
+  return TRUE;
 }
 
 /* The @side x @side 16-bit samples of @bytes, checked to lie inside it. */
@@ -282,14 +445,11 @@ read_hgt (TerrainHeightmapDocument  *self,
                    "(-32768): there are no heights", side, side);
       return FALSE;
     }
-  /* Voids make a filled copy. */
-  if (self->n_voids > 0 &&
-      !terrain_limits_check_alloc (&self->limits, (guint64) side * side, sizeof (gfloat) + 1,
-                                   "filled height grid", "SRTM tile", 0, error))
-    return FALSE;
-
-  self->field = terrain_heightfield_new_from_hgt (bytes, NULL, error);
-  return self->field != NULL;
+  /* Voids are filled into a copy when the grid is first asked for. */
+  self->width = self->height = side;
+  self->spacing = side == TERRAIN_HEIGHTMAP_SRTM3_SIDE ? 90.0 :
+                  side == TERRAIN_HEIGHTMAP_SRTM1_SIDE ? 30.0 : 1.0;
+  return TRUE;
 }
 
 static gboolean
@@ -302,8 +462,9 @@ read_raw16 (TerrainHeightmapDocument  *self,
   self->encoding = ENCODING_U16LE;
   if (!check_side (self, side, side, 0, "Raw16 heightmap", error))
     return FALSE;
-  self->field = terrain_heightfield_new_from_raw16 (bytes, NULL, error);
-  return self->field != NULL;
+  self->width = self->height = side;
+  self->spacing = 1.0;
+  return TRUE;
 }
 
 static gboolean
@@ -349,11 +510,119 @@ terrain_heightmap_document_parse (TerrainHeightmapDocument  *self,
                    TERRAIN_HEIGHTMAP_SRTM1_SIDE, TERRAIN_HEIGHTMAP_SRTM1_SIDE);
       return FALSE;
     }
-  if (!ok)
+  return ok;
+}
+
+/* The grid, decoded on first use; a failure is kept and reported again. */
+static TerrainHeightfield *
+ensure_field (TerrainHeightmapDocument  *self,
+              GError                   **error)
+{
+  GError *local = NULL;
+  guint side = self->width;
+
+  if (self->field != NULL)
+    return self->field;
+  if (self->decode_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->decode_error));
+      return NULL;
+    }
+
+  switch (self->kind)
+    {
+    case TERRAIN_HEIGHTMAP_HGT:
+      /* Voids make a filled copy. */
+      if (self->n_voids == 0 ||
+          terrain_limits_check_alloc (&self->limits, (guint64) side * side,
+                                      sizeof (gfloat) + 1, "filled height grid", "SRTM tile", 0,
+                                      &local))
+        self->field = terrain_heightfield_new_from_hgt (self->source, NULL, &local);
+      break;
+    case TERRAIN_HEIGHTMAP_RAW16:
+      self->field = terrain_heightfield_new_from_raw16 (self->source, NULL, &local);
+      break;
+    case TERRAIN_HEIGHTMAP_GRAY:
+    default:
+      self->field = field_from_png (self, &local);
+      break;
+    }
+
+  if (self->field == NULL)
+    {
+      self->decode_error = g_error_copy (local);
+      g_propagate_error (error, local);
+    }
+  return self->field;
+}
+
+/* The 16-bit samples of a tile or raw16 grid in place: the range of the
+ * samples that are not void (filling takes values between valid ones, so
+ * it is the filled grid's range too). */
+static void
+scan_samples (TerrainHeightmapDocument *self)
+{
+  const guint8 *data = g_bytes_get_data (self->source, NULL);
+  gsize n = (gsize) self->width * self->height;
+  gint lo = G_MAXINT, hi = G_MININT;
+
+  if (self->kind == TERRAIN_HEIGHTMAP_HGT)
+    for (gsize i = 0; i < n; i++)
+      {
+        gint v = (gint16) (guint16) ((data[2 * i] << 8) | data[2 * i + 1]);
+
+        if (v != HGT_VOID)
+          {
+            lo = MIN (lo, v);
+            hi = MAX (hi, v);
+          }
+      }
+  else
+    for (gsize i = 0; i < n; i++)
+      {
+        gint v = data[2 * i] | (data[2 * i + 1] << 8);
+
+        lo = MIN (lo, v);
+        hi = MAX (hi, v);
+      }
+  self->lo = (gfloat) lo;
+  self->hi = (gfloat) hi;
+}
+
+/* What describe and validate report, without decoding the grid: from the
+ * grid when something decoded it, otherwise streamed. Returns FALSE when
+ * a PNG's body is damaged (the error is kept in scan_error). */
+static gboolean
+ensure_scan (TerrainHeightmapDocument *self)
+{
+  if (self->scanned)
+    return TRUE;
+  if (self->scan_error != NULL)
     return FALSE;
 
-  terrain_heightfield_get_range (self->field, &self->lo, &self->hi);
+  if (self->field != NULL)
+    terrain_heightfield_get_range (self->field, &self->lo, &self->hi);
+  else if (self->kind == TERRAIN_HEIGHTMAP_GRAY)
+    {
+      if (!scan_png (self, &self->scan_error))
+        return FALSE;
+    }
+  else
+    scan_samples (self);
+  self->scanned = TRUE;
   return TRUE;
+}
+
+/* terrain_heightfield_is_chunkable() from the size alone. */
+static gboolean
+is_chunkable (guint width,
+              guint height)
+{
+  guint n = 2;
+
+  while (n + 1 < width)
+    n *= 2;
+  return width == height && width >= 3 && n + 1 == width;
 }
 
 /**
@@ -381,10 +650,20 @@ terrain_heightmap_document_parse (TerrainHeightmapDocument  *self,
  * (2^N + 1 samples span 2^N cells). The document keeps @bytes: raw16 grids
  * and void-free SRTM tiles are read in place.
  *
+ * Opening is lazy: of a PNG only the header is read (the signature, the
+ * IHDR, checked against the limits and against what the compressed data
+ * can inflate to, and the chunks before the image data); of a tile or raw16
+ * grid the size, and for an SRTM-sized one its byte order and voids. The
+ * grid is decoded when first needed
+ * ([method@Terrain.HeightmapDocument.decode_heightfield], rendering,
+ * exporting), so damaged PNG image data is reported there, and by
+ * [method@Terrain.Document.validate] as an error finding; describing and
+ * validating stream the image a row at a time instead of decoding it.
+ *
  * Returns: (transfer full) (nullable): the document, or %NULL with
  *   %TERRAIN_ERROR_INVALID_VALUE (neither a PNG nor a square grid, or an SRTM
  *   tile that is all voids), %TERRAIN_ERROR_LIMIT_EXCEEDED, or the PNG
- *   decoder's error
+ *   decoder's error for a damaged header
  */
 TerrainHeightmapDocument *
 terrain_heightmap_document_new_from_bytes (GBytes               *bytes,
@@ -431,14 +710,46 @@ terrain_heightmap_document_get_source (TerrainHeightmapDocument *self)
  * raw16 grid and metres for an SRTM tile, with its voids filled. Samples
  * are 1 unit apart, or 90 m (SRTM3) or 30 m (SRTM1) for tiles.
  *
- * Returns: (transfer none): the heightfield; it must not be changed
+ * Opening the document reads only the file's header, so the first call
+ * decodes the grid. When that fails (a PNG whose image data is damaged,
+ * or a grid over the allocation limit) it returns %NULL; use
+ * [method@Terrain.HeightmapDocument.decode_heightfield] to know why.
+ *
+ * Returns: (transfer none) (nullable): the heightfield, which must not be
+ *   changed, or %NULL when it cannot be decoded
  */
 TerrainHeightfield *
 terrain_heightmap_document_get_heightfield (TerrainHeightmapDocument *self)
 {
   g_return_val_if_fail (TERRAIN_IS_HEIGHTMAP_DOCUMENT (self), NULL);
 
-  return self->field;
+  return ensure_field (self, NULL);
+}
+
+/**
+ * terrain_heightmap_document_decode_heightfield:
+ * @self: a #TerrainHeightmapDocument
+ * @error: return location for a #GError
+ *
+ * Gets the grid read from the file, as
+ * [method@Terrain.HeightmapDocument.get_heightfield] does, decoding it on
+ * the first call (a 16-bit PNG costs 2 bytes a sample, an 8-bit or colour
+ * PNG and an SRTM tile with voids 4; raw16 grids and void-free tiles are
+ * read in place). A failure is kept: later calls give the same error.
+ *
+ * Returns: (transfer none) (nullable): the heightfield, which must not be
+ *   changed, or %NULL with %TERRAIN_ERROR_INVALID_VALUE (damaged PNG image
+ *   data: the message names the row and the byte offset the data was read
+ *   up to) or %TERRAIN_ERROR_LIMIT_EXCEEDED
+ */
+TerrainHeightfield *
+terrain_heightmap_document_decode_heightfield (TerrainHeightmapDocument  *self,
+                                               GError                   **error)
+{
+  g_return_val_if_fail (TERRAIN_IS_HEIGHTMAP_DOCUMENT (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return ensure_field (self, error);
 }
 
 /**
@@ -514,6 +825,8 @@ terrain_heightmap_document_describe (TerrainDocument *document)
 {
   TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
+  /* The range (and a colour image's encoding) streamed, not decoded. */
+  gboolean scanned = ensure_scan (self);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "format");
@@ -527,25 +840,33 @@ terrain_heightmap_document_describe (TerrainDocument *document)
   json_builder_set_member_name (builder, "sample_bits");
   json_builder_add_int_value (builder, terrain_heightmap_document_get_sample_bits (self));
   json_builder_set_member_name (builder, "width");
-  json_builder_add_int_value (builder, terrain_heightfield_get_width (self->field));
+  json_builder_add_int_value (builder, self->width);
   json_builder_set_member_name (builder, "height");
-  json_builder_add_int_value (builder, terrain_heightfield_get_height (self->field));
+  json_builder_add_int_value (builder, self->height);
   json_builder_set_member_name (builder, "spacing");
-  json_builder_add_double_value (builder, terrain_heightfield_get_spacing (self->field));
+  json_builder_add_double_value (builder, self->spacing);
   json_builder_set_member_name (builder, "height_units");
   json_builder_add_string_value (builder, self->kind == TERRAIN_HEIGHTMAP_HGT ? "metres"
                                                                                : "sample value");
-  json_builder_set_member_name (builder, "min_height");
-  json_builder_add_double_value (builder, self->lo);
-  json_builder_set_member_name (builder, "max_height");
-  json_builder_add_double_value (builder, self->hi);
+  if (scanned)
+    {
+      json_builder_set_member_name (builder, "min_height");
+      json_builder_add_double_value (builder, self->lo);
+      json_builder_set_member_name (builder, "max_height");
+      json_builder_add_double_value (builder, self->hi);
+    }
+  else
+    {
+      json_builder_set_member_name (builder, "error");
+      json_builder_add_string_value (builder, self->scan_error->message);
+    }
   if (self->kind == TERRAIN_HEIGHTMAP_HGT)
     {
       json_builder_set_member_name (builder, "voids");
       json_builder_add_int_value (builder, self->n_voids);
     }
   json_builder_set_member_name (builder, "atlas_ready");
-  json_builder_add_boolean_value (builder, terrain_heightfield_is_chunkable (self->field));
+  json_builder_add_boolean_value (builder, is_chunkable (self->width, self->height));
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -556,9 +877,23 @@ terrain_heightmap_document_validate (TerrainDocument *document)
 {
   TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
   GPtrArray *issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
-  guint w = terrain_heightfield_get_width (self->field);
-  guint h = terrain_heightfield_get_height (self->field);
+  guint w = self->width;
+  guint h = self->height;
   const char *section = section_name (self);
+  gboolean scanned = ensure_scan (self);
+
+  /* A PNG's image data is first read here: damage in it is an error. */
+  if (!scanned)
+    {
+      const char *message = self->scan_error->message;
+      gsize n = strlen (section);
+
+      /* The finding names the section itself. */
+      if (strncmp (message, section, n) == 0 && strncmp (message + n, ": ", 2) == 0)
+        message += n + 2;
+      g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_ERROR, section, -1, -1, "%s",
+                                                  message));
+    }
 
   if (self->n_voids > 0)
     {
@@ -572,12 +907,14 @@ terrain_heightmap_document_validate (TerrainDocument *document)
       g_ptr_array_add (issues, issue);
     }
 
-  if (self->lo == self->hi)
+  if (scanned && self->lo == self->hi)
     g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, section, -1, -1,
                                                 "every sample is %g: the heightmap is flat",
                                                 self->lo));
 
-  if (self->encoding == ENCODING_COLOUR_LUMA)
+  if (!scanned)
+    ; /* grey or colour is not known */
+  else if (self->encoding == ENCODING_COLOUR_LUMA)
     g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, section, -1, -1,
                                                 "a colour image: heights are its luminance; "
                                                 "for Terrain-RGB or Terrarium heights use "
@@ -593,7 +930,7 @@ terrain_heightmap_document_validate (TerrainDocument *document)
                                                 "built from them shows terraces"));
 
   /* What building an Atlas tree (terrain build-atlas) will do with it. */
-  if (!terrain_heightfield_is_chunkable (self->field))
+  if (!is_chunkable (w, h))
     {
       guint side = 2;
 
@@ -614,11 +951,12 @@ terrain_heightmap_document_validate (TerrainDocument *document)
  * relief, so that pictures stay under TERRAIN_RELIEF_MAX_SIDE. */
 static gboolean
 fill_relief (TerrainHeightmapDocument  *self,
+             TerrainHeightfield        *field,
              TerrainRelief             *relief,
              GError                   **error)
 {
-  guint w = terrain_heightfield_get_width (self->field);
-  guint h = terrain_heightfield_get_height (self->field);
+  guint w = terrain_heightfield_get_width (field);
+  guint h = terrain_heightfield_get_height (field);
   guint max = MIN ((guint) TERRAIN_RELIEF_MAX_SIDE, self->limits.max_image_side);
   guint step = (MAX (w, h) + MAX (max, 1) - 1) / MAX (max, 1);
   guint rw, rh;
@@ -637,7 +975,7 @@ fill_relief (TerrainHeightmapDocument  *self,
     {
       guint y0 = ry * step, n_rows = MIN (step, h - y0);
 
-      terrain_heightfield_read_rect (self->field, 0, y0, w, n_rows, rows, w);
+      terrain_heightfield_read_rect (field, 0, y0, w, n_rows, rows, w);
       memset (sums, 0, rw * sizeof *sums);
       for (guint r = 0; r < n_rows; r++)
         for (guint x = 0; x < w; x++)
@@ -662,9 +1000,10 @@ terrain_heightmap_document_render_image (TerrainDocument  *document,
 {
   TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
   g_auto(TerrainRelief) relief = { 0 };
+  TerrainHeightfield *field = ensure_field (self, error);
 
   (void) palette;
-  if (!fill_relief (self, &relief, error))
+  if (field == NULL || !fill_relief (self, field, &relief, error))
     return NULL;
   return terrain_relief_render (&relief, 0.0, error);
 }
@@ -677,18 +1016,20 @@ terrain_heightmap_document_export_heights (TerrainDocument  *document,
                                            GError          **error)
 {
   TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
-  guint w = terrain_heightfield_get_width (self->field);
-  guint h = terrain_heightfield_get_height (self->field);
+  TerrainHeightfield *field;
   gdouble scale = 1.0, offset = 0.0;
 
-  if (!terrain_limits_check_alloc (&self->limits, (guint64) w * h, 2, "16-bit height grid",
-                                   section_name (self), 0, error))
+  if (!terrain_limits_check_alloc (&self->limits, (guint64) self->width * self->height, 2,
+                                   "16-bit height grid", section_name (self), 0, error))
+    return NULL;
+  field = ensure_field (self, error);
+  if (field == NULL)
     return NULL;
   if (terrain_heightmap_document_get_sample_bits (self) == 8)
     scale = 1.0 / 257.0;
   else if (self->kind == TERRAIN_HEIGHTMAP_HGT)
     offset = -32768.0;
-  return terrain_heightfield_to_image (self->field, scale, offset, error);
+  return terrain_heightfield_to_image (field, scale, offset, error);
 }
 
 static char *
@@ -696,7 +1037,7 @@ terrain_heightmap_document_describe_offset (TerrainDocument *document,
                                             gsize            offset)
 {
   TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
-  guint w = terrain_heightfield_get_width (self->field);
+  guint w = self->width;
   gsize i = offset / 2;
 
   if (offset >= g_bytes_get_size (self->source))
@@ -713,6 +1054,8 @@ terrain_heightmap_document_finalize (GObject *object)
   TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (object);
 
   g_clear_object (&self->field);
+  g_clear_error (&self->decode_error);
+  g_clear_error (&self->scan_error);
   g_clear_pointer (&self->source, g_bytes_unref);
 
   G_OBJECT_CLASS (terrain_heightmap_document_parent_class)->finalize (object);

@@ -37,7 +37,8 @@ G_BEGIN_DECLS
  *
  * A plain heightmap opened as a document (%TERRAIN_FORMAT_HEIGHTMAP): a
  * greyscale PNG, an SRTM `.hgt` tile or a headerless raw16 grid, read into
- * a [class@Terrain.Heightfield].
+ * a [class@Terrain.Heightfield] when first needed (opening reads only the
+ * header).
  *
  * The document is read-only: it has no edits, and saving it writes back the
  * bytes it was read from, unchanged. It describes the grid (`terrain info`),
@@ -61,6 +62,10 @@ terrain_heightmap_document_get_source      (TerrainHeightmapDocument *self);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainHeightfield *
 terrain_heightmap_document_get_heightfield (TerrainHeightmapDocument *self);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainHeightfield *
+terrain_heightmap_document_decode_heightfield (TerrainHeightmapDocument  *self,
+                                               GError                   **error);
 TERRAIN_AVAILABLE_IN_ALL
 guint
 terrain_heightmap_document_get_sample_bits (TerrainHeightmapDocument *self);

@@ -14,4 +14,34 @@ TerrainImage *terrain_image_load_png_bytes_with_limits (GBytes               *by
                                                         const TerrainLimits  *limits,
                                                         GError              **error);
 
+/* A PNG decoded a row at a time, in bounded memory (terrain-image.c). */
+typedef struct _TerrainPngRows TerrainPngRows;
+
+typedef struct
+{
+  const guint8 *pixels;    /* n_pixels pixels in the reader's format */
+  guint y;                 /* the image row they belong to */
+  guint x0;                /* the column of the first, then every x_step */
+  guint x_step;
+  guint n_pixels;
+} TerrainPngRow;
+
+TerrainPngRows *terrain_png_rows_new      (GBytes               *bytes,
+                                           const TerrainLimits  *limits,
+                                           const char           *section,
+                                           GError              **error);
+guint           terrain_png_rows_get_info (TerrainPngRows       *rows,
+                                           guint                *width,
+                                           guint                *height,
+                                           TerrainImageFormat   *format,
+                                           gboolean             *interlaced);
+gboolean        terrain_png_rows_next     (TerrainPngRows       *rows,
+                                           TerrainPngRow        *row,
+                                           GError              **error);
+gboolean        terrain_png_rows_finish   (TerrainPngRows       *rows,
+                                           GError              **error);
+void            terrain_png_rows_free     (TerrainPngRows       *rows);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainPngRows, terrain_png_rows_free)
+
 G_END_DECLS

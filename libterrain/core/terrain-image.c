@@ -354,7 +354,16 @@ png_read_from_source (png_structp  png,
   PngSource *src = png_get_io_ptr (png);
 
   if (length > src->size - src->pos)
-    png_error (png, "truncated PNG data");
+    {
+      /* png_error() hands the message on before it returns. */
+      char message[160];
+
+      g_snprintf (message, sizeof message,
+                  "truncated PNG data: %" G_GSIZE_FORMAT " bytes wanted at byte offset %"
+                  G_GSIZE_FORMAT ", the data ends at %" G_GSIZE_FORMAT,
+                  (gsize) length, src->pos, src->size);
+      png_error (png, message);
+    }
   memcpy (data, src->data + src->pos, length);
   src->pos += length;
 }
@@ -383,6 +392,82 @@ terrain_image_load_png_bytes (GBytes  *bytes,
  * 1032 N bytes of image data. */
 #define PNG_MAX_INFLATE_RATIO 1032
 
+/* Everything up to the first image data (signature, IHDR and the chunks
+ * before IDAT), checked: a side above 4 x max_image_side (heightmaps are
+ * wider than textures), or an image larger than the data could inflate to,
+ * is refused before anything is allocated for the pixels, so a few bytes of
+ * header cannot make the decoder allocate gigabytes. Sets the transforms
+ * that give @format's layout, without interlace handling. Called with
+ * libpng's jump buffer set; FALSE with @error set on a refusal of its own. */
+static gboolean
+png_read_header (png_structp          png,
+                 png_infop            info,
+                 PngSource           *src,
+                 TerrainImageFormat  *format,
+                 GError             **error)
+{
+  png_uint_32 width, height;
+  int depth, color_type;
+  guint64 row_bits, packed_bytes;
+
+  png_set_read_fn (png, src, png_read_from_source);
+  png_set_user_limits (png, MIN (src->limits->max_image_side, G_MAXUINT32 / 4) * 4u,
+                       MIN (src->limits->max_image_side, G_MAXUINT32 / 4) * 4u);
+  png_read_info (png, info);
+  png_get_IHDR (png, info, &width, &height, &depth, &color_type, NULL, NULL, NULL);
+
+  /* width < 2^31 and at most 64 bits a pixel: the row fits in 64 bits. */
+  row_bits = (guint64) width * (guint64) depth * png_get_channels (png, info);
+  if (!g_uint64_checked_mul (&packed_bytes, (row_bits + 7) / 8, height) ||
+      packed_bytes > (guint64) src->size * PNG_MAX_INFLATE_RATIO)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
+                   "PNG: the pixels of a %ux%u image (header at byte offset 16) need more bytes "
+                   "than %" G_GSIZE_FORMAT " bytes of compressed data can hold",
+                   (guint) width, (guint) height, src->size);
+      return FALSE;
+    }
+
+  if (color_type == PNG_COLOR_TYPE_GRAY && depth == 16)
+    {
+      *format = TERRAIN_IMAGE_GRAY16;
+      if (G_BYTE_ORDER == G_LITTLE_ENDIAN)
+        png_set_swap (png);
+    }
+  else if (color_type == PNG_COLOR_TYPE_GRAY)
+    {
+      *format = TERRAIN_IMAGE_GRAY8;
+      png_set_expand_gray_1_2_4_to_8 (png);
+    }
+  else
+    {
+      *format = TERRAIN_IMAGE_RGBA8;
+      png_set_expand (png);
+      png_set_strip_16 (png);
+      png_set_gray_to_rgb (png);
+      png_set_add_alpha (png, 0xff, PNG_FILLER_AFTER);
+    }
+  return TRUE;
+}
+
+static gboolean
+png_source_init (PngSource            *src,
+                 GBytes               *bytes,
+                 const TerrainLimits  *limits,
+                 GError              **error)
+{
+  src->limits = limits != NULL ? limits : terrain_limits_get_default ();
+  src->data = g_bytes_get_data (bytes, &src->size);
+  src->pos = 0;
+  if (src->size < 8 || png_sig_cmp (src->data, 0, 8) != 0)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC,
+                           "PNG: missing PNG signature at byte offset 0");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Like terrain_image_load_png_bytes(), under @limits (NULL for the defaults):
  * a side above 4 x max_image_side (heightmaps are wider than textures), an
  * image above max_allocation, or one larger than the data could inflate to
@@ -399,18 +484,10 @@ terrain_image_load_png_bytes_with_limits (GBytes               *bytes,
   png_structp png;
   png_infop info;
   png_uint_32 width, height;
-  int depth, color_type;
   TerrainImageFormat format;
-  guint64 row_bits, packed_bytes;
 
-  src.limits = limits != NULL ? limits : terrain_limits_get_default ();
-  src.data = g_bytes_get_data (bytes, &src.size);
-  if (src.size < 8 || png_sig_cmp (src.data, 0, 8) != 0)
-    {
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC,
-                           "PNG: missing PNG signature at byte offset 0");
-      return NULL;
-    }
+  if (!png_source_init (&src, bytes, limits, error))
+    return NULL;
 
   png = png_create_read_struct (PNG_LIBPNG_VER_STRING, error,
                                 png_error_to_gerror, png_warning_ignore);
@@ -430,44 +507,13 @@ terrain_image_load_png_bytes_with_limits (GBytes               *bytes,
       return NULL;
     }
 
-  png_set_read_fn (png, &src, png_read_from_source);
-  png_set_user_limits (png, MIN (src.limits->max_image_side, G_MAXUINT32 / 4) * 4u,
-                       MIN (src.limits->max_image_side, G_MAXUINT32 / 4) * 4u);
-  png_read_info (png, info);
-  png_get_IHDR (png, info, &width, &height, &depth, &color_type, NULL, NULL, NULL);
-
-  /* width < 2^31 and at most 64 bits a pixel: the row fits in 64 bits. */
-  row_bits = (guint64) width * (guint64) depth * png_get_channels (png, info);
-  if (!g_uint64_checked_mul (&packed_bytes, (row_bits + 7) / 8, height) ||
-      packed_bytes > (guint64) src.size * PNG_MAX_INFLATE_RATIO)
+  if (!png_read_header (png, info, &src, &format, error))
     {
-      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
-                   "PNG: the pixels of a %ux%u image (header at byte offset 16) need more bytes "
-                   "than %" G_GSIZE_FORMAT " bytes of compressed data can hold",
-                   (guint) width, (guint) height, src.size);
       png_destroy_read_struct (&png, &info, NULL);
       return NULL;
     }
-
-  if (color_type == PNG_COLOR_TYPE_GRAY && depth == 16)
-    {
-      format = TERRAIN_IMAGE_GRAY16;
-      if (G_BYTE_ORDER == G_LITTLE_ENDIAN)
-        png_set_swap (png);
-    }
-  else if (color_type == PNG_COLOR_TYPE_GRAY)
-    {
-      format = TERRAIN_IMAGE_GRAY8;
-      png_set_expand_gray_1_2_4_to_8 (png);
-    }
-  else
-    {
-      format = TERRAIN_IMAGE_RGBA8;
-      png_set_expand (png);
-      png_set_strip_16 (png);
-      png_set_gray_to_rgb (png);
-      png_set_add_alpha (png, 0xff, PNG_FILLER_AFTER);
-    }
+  width = png_get_image_width (png, info);
+  height = png_get_image_height (png, info);
   png_set_interlace_handling (png);
   png_read_update_info (png, info);
 
@@ -495,4 +541,280 @@ terrain_image_load_png_bytes_with_limits (GBytes               *bytes,
   g_free (rows);
 
   return image;
+}
+
+/* A PNG decoded one row at a time (terrain-image-private.h). */
+struct _TerrainPngRows
+{
+  PngSource src;
+  GBytes *bytes;
+  png_structp png;
+  png_infop info;
+  GError *error;           /* set by libpng's error callback during a call */
+  char *section;
+  TerrainImageFormat format;
+  guint width;
+  guint height;
+  gboolean interlaced;
+  guint n_rows;            /* rows of every pass */
+  guint next_row;
+  int pass;                /* of the row last read */
+  guint pass_row;          /* its number within the pass */
+  gboolean failed;
+  guint8 *row;             /* one row of the whole width, after transforms */
+};
+
+/* Errors name the section and where the decoder was: the row and the byte
+ * offset the compressed data had been read up to. */
+static void
+png_rows_fail (TerrainPngRows  *rows,
+               const char      *doing,
+               GError         **error)
+{
+  GError *local = g_steal_pointer (&rows->error);
+
+  rows->failed = TRUE;
+  if (local == NULL)
+    local = g_error_new_literal (TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE, "PNG: unknown error");
+  g_prefix_error (&local, "%s: %s (compressed data read up to byte offset %" G_GSIZE_FORMAT "): ",
+                  rows->section, doing, rows->src.pos);
+  g_propagate_error (error, local);
+}
+
+/* The header and the row set-up of terrain_png_rows_new(), under libpng's
+ * jump buffer (a function of its own, so that no caller's local lives across
+ * the setjmp). */
+static gboolean
+png_rows_start (TerrainPngRows  *rows,
+                GError         **error)
+{
+  if (setjmp (png_jmpbuf (rows->png)))
+    {
+      /* Header errors are the whole loader's: no section prefix. */
+      rows->failed = TRUE;
+      if (rows->error != NULL)
+        g_propagate_error (error, g_steal_pointer (&rows->error));
+      else
+        g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                             "PNG: unknown error");
+      return FALSE;
+    }
+
+  if (!png_read_header (rows->png, rows->info, &rows->src, &rows->format, error))
+    return FALSE;
+  rows->width = png_get_image_width (rows->png, rows->info);
+  rows->height = png_get_image_height (rows->png, rows->info);
+  rows->interlaced = png_get_interlace_type (rows->png, rows->info) != PNG_INTERLACE_NONE;
+  /* Without interlace handling libpng gives an interlaced image's passes as
+   * the small images they are, row by row; empty passes are skipped. */
+  png_read_update_info (rows->png, rows->info);
+  if (rows->interlaced)
+    {
+      for (int pass = 0; pass < 7; pass++)
+        if (PNG_PASS_COLS (rows->width, pass) > 0)
+          rows->n_rows += PNG_PASS_ROWS (rows->height, pass);
+    }
+  else
+    rows->n_rows = rows->height;
+  if (png_get_rowbytes (rows->png, rows->info) !=
+      (gsize) rows->width * bytes_per_pixel (rows->format))
+    png_error (rows->png, "unexpected row size after transformations");
+  rows->row = g_malloc (png_get_rowbytes (rows->png, rows->info));
+  return TRUE;
+}
+
+/* One row into rows->row, under libpng's jump buffer; its pass and its
+ * number within the pass in rows->pass and rows->pass_row. */
+static gboolean
+png_rows_read_row (TerrainPngRows  *rows,
+                   GError         **error)
+{
+  if (setjmp (png_jmpbuf (rows->png)))
+    {
+      g_autofree char *doing = g_strdup_printf ("decoding row %u of %u", rows->next_row,
+                                                rows->n_rows);
+
+      png_rows_fail (rows, doing, error);
+      return FALSE;
+    }
+  rows->pass = rows->interlaced ? png_get_current_pass_number (rows->png) : 0;
+  rows->pass_row = png_get_current_row_number (rows->png);
+  png_read_row (rows->png, rows->row, NULL);
+  rows->next_row++;
+  return TRUE;
+}
+
+/**
+ * terrain_png_rows_new: (skip)
+ * @bytes: a PNG file's bytes, kept by the reader
+ * @limits: (nullable): the limits, or %NULL for the defaults
+ * @section: names the file in errors ("PNG heightmap")
+ * @error: return location for a #GError
+ *
+ * Reads a PNG up to its image data, with the checks of
+ * terrain_image_load_png_bytes_with_limits() (signature, header, the sides
+ * under 4 x max_image_side, no more pixels than the data can inflate to),
+ * and prepares to decode it a row at a time into the layout
+ * terrain_image_load_png_bytes() gives (GRAY16 in host order, GRAY8, or
+ * RGBA8). Nothing the size of the image is allocated: one row, and libpng's
+ * own row and inflate buffers.
+ *
+ * Returns: (transfer full) (nullable): the reader
+ */
+TerrainPngRows *
+terrain_png_rows_new (GBytes               *bytes,
+                      const TerrainLimits  *limits,
+                      const char           *section,
+                      GError              **error)
+{
+  g_autoptr(TerrainPngRows) rows = g_new0 (TerrainPngRows, 1);
+
+  if (!png_source_init (&rows->src, bytes, limits, error))
+    return NULL;
+  rows->section = g_strdup (section);
+  rows->bytes = g_bytes_ref (bytes);
+  rows->png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &rows->error,
+                                      png_error_to_gerror, png_warning_ignore);
+  if (rows->png == NULL)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_IO, "PNG: out of memory");
+      return NULL;
+    }
+  rows->info = png_create_info_struct (rows->png);
+  if (!png_rows_start (rows, error))
+    return NULL;
+  return g_steal_pointer (&rows);
+}
+
+/**
+ * terrain_png_rows_free: (skip)
+ * @rows: (transfer full): a #TerrainPngRows
+ *
+ * Frees the reader and drops its reference on the bytes.
+ */
+void
+terrain_png_rows_free (TerrainPngRows *rows)
+{
+  if (rows == NULL)
+    return;
+  if (rows->png != NULL)
+    png_destroy_read_struct (&rows->png, &rows->info, NULL);
+  g_clear_pointer (&rows->bytes, g_bytes_unref);
+  g_clear_error (&rows->error);
+  g_free (rows->section);
+  g_free (rows->row);
+  g_free (rows);
+}
+
+/**
+ * terrain_png_rows_get_info: (skip)
+ * @rows: a #TerrainPngRows
+ * @width: (out) (optional): the width in pixels
+ * @height: (out) (optional): the height in pixels
+ * @format: (out) (optional): the layout rows are decoded into
+ * @interlaced: (out) (optional): whether the image is Adam7-interlaced
+ *
+ * Gets what the header says.
+ *
+ * Returns: the number of rows terrain_png_rows_next() gives: the height, or
+ *   for an interlaced image the rows of all its passes
+ */
+guint
+terrain_png_rows_get_info (TerrainPngRows     *rows,
+                           guint              *width,
+                           guint              *height,
+                           TerrainImageFormat *format,
+                           gboolean           *interlaced)
+{
+  if (width != NULL)
+    *width = rows->width;
+  if (height != NULL)
+    *height = rows->height;
+  if (format != NULL)
+    *format = rows->format;
+  if (interlaced != NULL)
+    *interlaced = rows->interlaced;
+  return rows->n_rows;
+}
+
+/**
+ * terrain_png_rows_next: (skip)
+ * @rows: a #TerrainPngRows
+ * @row: (out caller-allocates): the row
+ * @error: return location for a #GError
+ *
+ * Decodes the next row. Of an image that is not interlaced, rows come top
+ * to bottom, each the whole width; of an interlaced one, the rows of each
+ * Adam7 pass in turn, each @row->n_pixels pixels that belong at columns
+ * @row->x0, @row->x0 + @row->x_step, ... of image row @row->y. The pixels
+ * stay valid until the next call.
+ *
+ * Returns: %FALSE with @error set (the section, the row, and the byte
+ *   offset read up to) when the data is damaged or every row was read
+ */
+gboolean
+terrain_png_rows_next (TerrainPngRows  *rows,
+                       TerrainPngRow   *row,
+                       GError         **error)
+{
+  guint pass_row;
+  int pass;
+
+  if (rows->failed || rows->next_row >= rows->n_rows)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "%s: no row to decode after row %u", rows->section, rows->next_row);
+      return FALSE;
+    }
+  if (!png_rows_read_row (rows, error))
+    return FALSE;
+  pass = rows->pass;
+  pass_row = rows->pass_row;
+
+  row->pixels = rows->row;
+  if (rows->interlaced)
+    {
+      row->y = PNG_ROW_FROM_PASS_ROW (pass_row, pass);
+      row->x0 = PNG_PASS_START_COL (pass);
+      row->x_step = 1u << PNG_PASS_COL_SHIFT (pass);
+      row->n_pixels = PNG_PASS_COLS (rows->width, pass);
+    }
+  else
+    {
+      row->y = pass_row;
+      row->x0 = 0;
+      row->x_step = 1;
+      row->n_pixels = rows->width;
+    }
+  return TRUE;
+}
+
+/**
+ * terrain_png_rows_finish: (skip)
+ * @rows: a #TerrainPngRows whose rows were all read
+ * @error: return location for a #GError
+ *
+ * Reads the chunks after the image data, as terrain_image_load_png_bytes()
+ * does, so that a file damaged there fails here too.
+ *
+ * Returns: %TRUE when the rest of the file is sound
+ */
+gboolean
+terrain_png_rows_finish (TerrainPngRows  *rows,
+                         GError         **error)
+{
+  if (rows->failed || rows->next_row < rows->n_rows)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "%s: the end read before row %u of %u", rows->section, rows->next_row,
+                   rows->n_rows);
+      return FALSE;
+    }
+  if (setjmp (png_jmpbuf (rows->png)))
+    {
+      png_rows_fail (rows, "reading the chunks after the image data", error);
+      return FALSE;
+    }
+  png_read_end (rows->png, NULL);
+  return TRUE;
 }

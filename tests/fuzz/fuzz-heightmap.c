@@ -11,8 +11,9 @@
  *
  * The input is also opened as a plain-heightmap document (the `heightmap`
  * format, TerrainHeightmapDocument): it loads or fails with a TERRAIN_ERROR;
- * what loads validates, describes as JSON, draws and exports its heights
- * (small grids), and writes back byte-exact.
+ * what loads validates, describes as JSON, decodes its grid or fails with a
+ * TERRAIN_ERROR (opening reads only a PNG's header), draws and exports its
+ * heights (small grids), and writes back byte-exact.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -193,9 +194,20 @@ try_document (GBytes *bytes)
   if (parsed == NULL)
     fail ("the description is not JSON", json);
 
-  field = terrain_heightmap_document_get_heightfield (TERRAIN_HEIGHTMAP_DOCUMENT (document));
-  check_grid (field);
-  if (terrain_heightfield_get_width (field) <= CHECK_MAX_SIDE &&
+  /* Opening reads the header only: damaged image data fails here. */
+  field = terrain_heightmap_document_decode_heightfield (TERRAIN_HEIGHTMAP_DOCUMENT (document),
+                                                         &error);
+  if (field == NULL)
+    {
+      if (error == NULL || error->domain != TERRAIN_ERROR ||
+          !g_utf8_validate (error->message, -1, NULL))
+        fail ("decoding a heightmap document failed outside TERRAIN_ERROR", NULL);
+      g_clear_error (&error);
+    }
+  else
+    check_grid (field);
+  if (field != NULL &&
+      terrain_heightfield_get_width (field) <= CHECK_MAX_SIDE &&
       terrain_heightfield_get_height (field) <= CHECK_MAX_SIDE)
     {
       TerrainImage *image = terrain_document_render_image (document, NULL, &error);
