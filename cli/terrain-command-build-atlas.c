@@ -406,6 +406,23 @@ terrain_command_build_atlas (int    argc,
                  "%u texture tiles\n"),
                output_path, file_size, stats->tree_depth, stats->leaf_size,
                stats->n_chunks, n_vertices, n_triangles, n_skirt, stats->n_texture_tiles);
+      if (fit == TERRAIN_HEIGHTFIELD_FIT_PAD)
+        {
+          guint w = terrain_heightfield_get_width (field);
+          guint h = terrain_heightfield_get_height (field);
+          guint side = 2;
+
+          /* Sides are at most TERRAIN_HEIGHTFIELD_MAX_SIDE (2^16 + 1). */
+          while (side + 1 < MAX (w, h))
+            side *= 2;
+          side += 1;
+          if (w != side || h != side)
+            g_print (_("%s: the %ux%u heightmap was padded to %ux%u by repeating its last "
+                       "column and row (%.0f%% of the terrain is padding); --fit resample "
+                       "stretches it instead\n"),
+                     output_path, w, h, side, side,
+                     100.0 * (1.0 - (gdouble) w * h / ((gdouble) side * side)));
+        }
       if (stats->tree_depth != stats->requested_depth)
         g_print (_("%s: depth raised from %u to %u so that leaf chunks fit 16-bit indices and "
                    "collision offsets\n"), output_path, stats->requested_depth,

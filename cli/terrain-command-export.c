@@ -76,10 +76,13 @@ terrain_command_export_image (int    argc,
        * is also an invalid value. */
       if (palette == NULL && g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE)
           && strstr (error->message, "palette") != NULL)
-        g_printerr ("terrain: %s: %s (%s)\n", argv[1], error->message,
-                    _("give one with --palette"));
-      else
-        terrain_cli_error (argv[1], error);
+        {
+          /* A missing option, not a bad file: a usage error. */
+          g_printerr ("terrain: %s: %s (%s)\n", argv[1], error->message,
+                      _("give one with --palette"));
+          return TERRAIN_EXIT_USAGE;
+        }
+      terrain_cli_error (argv[1], error);
       return TERRAIN_EXIT_ERROR;
     }
 

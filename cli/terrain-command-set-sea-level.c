@@ -65,6 +65,12 @@ terrain_command_set_sea_level (int    argc,
     }
   g_object_set (document, "sea-level", (guint) level, NULL);
 
+  if (output == NULL && terrain_document_get_file (document) == NULL)
+    {
+      g_printerr (_("terrain: %s: a file inside an archive cannot be changed in place; "
+                    "give -o OUT\n"), argv[1]);
+      return TERRAIN_EXIT_USAGE;
+    }
   target = output != NULL ? output : argv[1];
   destination = g_file_new_for_commandline_arg (target);
   if (!terrain_document_save (document, destination, NULL, &error))

@@ -551,7 +551,7 @@ session_finish (Session *session)
       /* ARCHIVE:path/inside: archives are written by `terrain hpi pack`. */
       g_printerr (_("terrain: %s: the map was read from inside an archive and cannot be "
                     "changed in place; give -o OUT\n"), session->path);
-      return TERRAIN_EXIT_ERROR;
+      return TERRAIN_EXIT_USAGE;
     }
   if (!terrain_document_save (TERRAIN_DOCUMENT (session->map), destination, NULL, &error))
     {

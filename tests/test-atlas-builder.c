@@ -475,6 +475,24 @@ test_export_heights_orientation (void)
   g_assert_cmpuint (HEIGHT_AT (side - 4, 4), >, HEIGHT_AT (4, 4));
   g_assert_cmpuint (HEIGHT_AT (side - 4, 4), >, HEIGHT_AT (side - 4, side - 4));
 #undef HEIGHT_AT
+
+  /* Without a texture tree, the picture is the same heights as shaded
+   * relief: as large, every pixel covered and opaque. */
+  {
+    g_autoptr(TerrainImage) picture = terrain_document_render_image (TERRAIN_DOCUMENT (atlas),
+                                                                     NULL, &error);
+    const guint8 *rgba;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (terrain_image_get_format (picture), ==, TERRAIN_IMAGE_RGBA8);
+    g_assert_cmpuint (terrain_image_get_width (picture), ==, side);
+    g_assert_cmpuint (terrain_image_get_height (picture), ==, side);
+    rgba = terrain_image_get_data (picture, NULL);
+    for (guint y = 0; y < side; y++)
+      for (guint x = 0; x < side; x++)
+        g_assert_cmpuint (rgba[(gsize) y * terrain_image_get_stride (picture) + 4 * x + 3], ==,
+                          255);
+  }
 }
 
 static void
@@ -1140,6 +1158,28 @@ test_cli (void)
     g_assert_no_error (error);
     assert_no_warnings (document);
     g_assert_cmpuint (terrain_atlas_file_get_n_tocs (TERRAIN_ATLAS_FILE (document)), ==, 3);
+  }
+
+  /* A grid that is not 2^N+1 square is padded, and the summary says so. */
+  {
+    g_autoptr(TerrainHeightfield) small = make_field (50, 30, 1.0, 10.0, 0.2, 15);
+    g_autoptr(TerrainImage) small_gray = terrain_heightfield_to_image (small, 0.01, -100.0,
+                                                                       &error);
+    g_autofree char *small_path = g_build_filename (dir, "small.png", NULL);
+    g_autoptr(GFile) small_file = g_file_new_for_path (small_path);
+    const char *argv[] = { cli, "build-atlas", small_path, "--depth", "1", "-o", atlas, NULL };
+
+    g_assert_no_error (error);
+    g_assert_true (terrain_image_save_png (small_gray, small_file, NULL, &error));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                                 &err, &status, &error));
+    g_test_message ("%s%s", out, err);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    g_assert_nonnull (strstr (out, "the 50x30 heightmap was padded to 65x65"));
+    g_assert_nonnull (strstr (out, "64% of the terrain is padding"));
+    g_unlink (small_path);
   }
 
   /* convert-heightmap to raw16, then build from the raw file. */

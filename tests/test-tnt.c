@@ -1180,14 +1180,39 @@ test_edit_sea_level (void)
       terrain_tnt_map_set_sea_level (map, 0x01020304);
       g_assert_cmpuint (notified, ==, 1);
       g_assert_true (terrain_document_get_modified (TERRAIN_DOCUMENT (map)));
-      g_object_set (map, "sea-level", 0x01020304u, NULL);
+      terrain_tnt_map_set_sea_level (map, 0x01020304);
       g_assert_cmpuint (notified, ==, 1);
-      g_object_set (map, "sea-level", 0x01020305u, NULL);
+      /* The property takes the levels a map can use, 0 to 255. */
+      g_object_set (map, "sea-level", 255u, NULL);
       g_assert_cmpuint (notified, ==, 2);
+      g_object_set (map, "sea-level", 255u, NULL);
+      g_assert_cmpuint (notified, ==, 2);
+      /* The setter writes any word (every byte of it is kept). */
+      terrain_tnt_map_set_sea_level (map, 0x01020305);
+      g_assert_cmpuint (notified, ==, 3);
 
       out = save_ok (map);
       g_assert_cmpuint (assert_differ_only_in (fx.bytes, out, ranges, 1), ==, 4);
       g_assert_cmphex (get32 (g_bytes_get_data (out, NULL), 0x24), ==, 0x01020305);
+
+      /* Validation says what such a level means. */
+      {
+        g_autoptr(GPtrArray) issues = terrain_document_validate (TERRAIN_DOCUMENT (map));
+        gboolean found = FALSE;
+
+        for (guint i = 0; i < issues->len; i++)
+          {
+            TerrainIssue *issue = g_ptr_array_index (issues, i);
+
+            if (strstr (terrain_issue_get_message (issue), "every cell is under water") != NULL)
+              {
+                found = TRUE;
+                g_assert_cmpint (terrain_issue_get_severity (issue), ==, TERRAIN_SEVERITY_WARNING);
+                g_assert_cmpint (terrain_issue_get_offset (issue), ==, 0x24);
+              }
+          }
+        g_assert_true (found);
+      }
 
       fixture_clear (&fx);
     }

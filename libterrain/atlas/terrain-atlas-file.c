@@ -15,6 +15,7 @@
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
+#include "core/terrain-relief-private.h"
 
 /* ATLS, then the TOC count (§0). */
 #define FILE_HEADER_SIZE 5
@@ -2106,13 +2107,110 @@ north_up_from_tile (TerrainImage  *tile,
  * TerrainDocument
  */
 
+/* Pixels per leaf chunk side in the pictures drawn from heights. */
+#define HEIGHTS_PER_LEAF 64
+
+/* The first geometry tree's leaves seen from above (non-skirt triangles),
+ * over their XY extent, north up: 64 pixels per leaf side up to
+ * TERRAIN_RELIEF_MAX_SIDE; @pixel_size is a pixel's width in world units. */
+static gboolean
+fill_leaf_relief (TerrainAtlasFile  *self,
+                  TerrainRelief     *relief,
+                  gdouble           *pixel_size,
+                  GError           **error)
+{
+  g_autoptr(GPtrArray) leaves = g_ptr_array_new_with_free_func (g_object_unref);
+  TerrainAtlasBox extent = { { 0 } };
+  TerrainAtlasToc *toc;
+  gint t = terrain_atlas_file_find_toc (self, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  guint32 depth, side;
+  gdouble width, height;
+  gboolean any = FALSE;
+
+  if (t < 0 || (depth = terrain_atlas_toc_get_tree_depth (get_toc (self, (guint) t))) == 0)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                           "Atlas: no geometry tree to take heights from");
+      return FALSE;
+    }
+  toc = get_toc (self, (guint) t);
+
+  for (guint64 s = terrain_quadtree_node_count (depth - 1);
+       s < MIN (terrain_quadtree_node_count (depth), terrain_atlas_toc_get_n_stubs (toc)); s++)
+    {
+      TerrainAtlasGeometry *geometry;
+      TerrainAtlasBox box;
+
+      if (!stub_has_chunk (terrain_atlas_toc_get_stub_data (toc, (guint) s)))
+        continue;
+      geometry = terrain_atlas_file_get_geometry (self, (guint) t, (guint) s, error);
+      if (geometry == NULL)
+        return FALSE;
+      g_ptr_array_add (leaves, geometry);
+      if (!terrain_atlas_geometry_compute_bounds (geometry, &box))
+        continue;
+      if (any)
+        terrain_atlas_box_union (&extent, &box);
+      else
+        extent = box;
+      any = TRUE;
+    }
+  width = (gdouble) extent.max[0] - extent.min[0];
+  height = (gdouble) extent.max[1] - extent.min[1];
+  if (!any || !(width > 0.0) || !(height > 0.0))
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                           "Atlas: the geometry tree's leaves cover no area");
+      return FALSE;
+    }
+
+  side = MIN ((guint32) TERRAIN_RELIEF_MAX_SIDE,
+              (guint32) HEIGHTS_PER_LEAF << MIN (depth - 1, 12));
+  if (!terrain_relief_init (relief, side, side, &self->limits, "Atlas heights", error))
+    return FALSE;
+  *pixel_size = MAX (width, height) / side;
+
+  for (guint i = 0; i < leaves->len; i++)
+    {
+      TerrainAtlasGeometry *geometry = g_ptr_array_index (leaves, i);
+      guint n_vertices, n_indices, end;
+      const TerrainAtlasVertex *v = terrain_atlas_geometry_get_vertices (geometry, &n_vertices);
+      const guint16 *index = terrain_atlas_geometry_get_indices (geometry, &n_indices);
+
+      end = n_indices - MIN (n_indices, terrain_atlas_geometry_get_skirt_skip_count (geometry));
+      for (guint k = 0; k + 2 < end; k += 3)
+        {
+          gdouble corner[3][3];
+
+          if (index[k] >= n_vertices || index[k + 1] >= n_vertices || index[k + 2] >= n_vertices)
+            continue;
+          for (guint c = 0; c < 3; c++)
+            {
+              const gfloat *p = v[index[k + c]].point;
+
+              /* Columns east, rows south from the north edge. */
+              corner[c][0] = (p[0] - extent.min[0]) / width * side;
+              corner[c][1] = (extent.max[1] - p[1]) / height * side;
+              corner[c][2] = p[2];
+            }
+          terrain_relief_triangle (relief, corner[0], corner[1], corner[2]);
+        }
+    }
+  return TRUE;
+}
+
+/* The root texture tile, turned north up; without a texture tree, the
+ * leaves' heights as shaded relief. */
 static TerrainImage *
 terrain_atlas_file_render_image (TerrainDocument  *document,
                                  TerrainPalette   *palette,
                                  GError          **error)
 {
   TerrainAtlasFile *self = TERRAIN_ATLAS_FILE (document);
+  g_auto(TerrainRelief) relief = { 0 };
+  gdouble pixel_size = 0.0;
 
+  (void) palette;
   for (guint t = 0; t < n_tocs (self); t++)
     {
       TerrainAtlasToc *toc = get_toc (self, t);
@@ -2128,150 +2226,24 @@ terrain_atlas_file_render_image (TerrainDocument  *document,
         }
     }
 
-  g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                       "Atlas: no texture TOC with a root tile to render");
-  return NULL;
+  if (!fill_leaf_relief (self, &relief, &pixel_size, error))
+    return NULL;
+  return terrain_relief_render (&relief, pixel_size, error);
 }
 
-/* Pixels per leaf chunk side in the exported height grid. */
-#define HEIGHTS_PER_LEAF 64
-#define HEIGHTS_MAX_SIDE 4096
-
-/* Rasterises one triangle's heights into @grid (side x side floats over
- * @extent, row 0 at the lowest Y). */
-static void
-raster_triangle (gfloat                *grid,
-                 guint                  side,
-                 const TerrainAtlasBox *extent,
-                 const gfloat          *a,
-                 const gfloat          *b,
-                 const gfloat          *c)
-{
-  double sx = (side - 1) / MAX ((double) extent->max[0] - extent->min[0], 1e-9);
-  double sy = (side - 1) / MAX ((double) extent->max[1] - extent->min[1], 1e-9);
-  double ax = (a[0] - extent->min[0]) * sx, ay = (a[1] - extent->min[1]) * sy;
-  double bx = (b[0] - extent->min[0]) * sx, by = (b[1] - extent->min[1]) * sy;
-  double cx = (c[0] - extent->min[0]) * sx, cy = (c[1] - extent->min[1]) * sy;
-  double area = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
-  double x0 = MAX (0, floor (MIN (MIN (ax, bx), cx)));
-  double x1 = MIN (side - 1, ceil (MAX (MAX (ax, bx), cx)));
-  double y0 = MAX (0, floor (MIN (MIN (ay, by), cy)));
-  double y1 = MIN (side - 1, ceil (MAX (MAX (ay, by), cy)));
-
-  if (!(fabs (area) > 1e-12))
-    return;
-
-  for (double y = y0; y <= y1; y++)
-    for (double x = x0; x <= x1; x++)
-      {
-        double wa = ((bx - x) * (cy - y) - (cx - x) * (by - y)) / area;
-        double wb = ((cx - x) * (ay - y) - (ax - x) * (cy - y)) / area;
-        double wc = 1.0 - wa - wb;
-
-        if (wa < -1e-9 || wb < -1e-9 || wc < -1e-9)
-          continue;
-        grid[(gsize) y * side + (gsize) x] = (gfloat) (wa * a[2] + wb * b[2] + wc * c[2]);
-      }
-}
-
-/* The heights of the first geometry tree's leaves, rasterised (non-skirt
- * triangles) into a square grid over their XY extent, 64 samples per leaf
- * side up to 4096: column = X, row 0 = highest Y (north up, as the
- * heightmap an Atlas is built from), grey = Z scaled from the leaves'
- * lowest (0) to highest (65535) vertex; uncovered samples are 0. */
+/* The leaves' heights (fill_leaf_relief) as GRAY16, north up: the lowest
+ * vertex 0, the highest 65535; uncovered samples 0. */
 static TerrainImage *
 terrain_atlas_file_export_heights (TerrainDocument  *document,
                                    GError          **error)
 {
   TerrainAtlasFile *self = TERRAIN_ATLAS_FILE (document);
-  g_autoptr(GPtrArray) leaves = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(TerrainImage) image = NULL;
-  g_autofree gfloat *grid = NULL;
-  TerrainAtlasBox extent = { { 0 } };
-  TerrainAtlasToc *toc;
-  gint t = terrain_atlas_file_find_toc (self, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
-  guint32 depth, side;
-  guint8 *pixels;
-  gboolean any = FALSE;
+  g_auto(TerrainRelief) relief = { 0 };
+  gdouble pixel_size = 0.0;
 
-  if (t < 0 || (depth = terrain_atlas_toc_get_tree_depth (get_toc (self, (guint) t))) == 0)
-    {
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                           "Atlas: no geometry tree to take heights from");
-      return NULL;
-    }
-  toc = get_toc (self, (guint) t);
-
-  for (guint64 s = terrain_quadtree_node_count (depth - 1);
-       s < MIN (terrain_quadtree_node_count (depth), terrain_atlas_toc_get_n_stubs (toc)); s++)
-    {
-      TerrainAtlasGeometry *geometry;
-      TerrainAtlasBox box;
-
-      if (!stub_has_chunk (terrain_atlas_toc_get_stub_data (toc, (guint) s)))
-        continue;
-      geometry = terrain_atlas_file_get_geometry (self, (guint) t, (guint) s, error);
-      if (geometry == NULL)
-        return NULL;
-      g_ptr_array_add (leaves, geometry);
-      if (!terrain_atlas_geometry_compute_bounds (geometry, &box))
-        continue;
-      if (any)
-        terrain_atlas_box_union (&extent, &box);
-      else
-        extent = box;
-      any = TRUE;
-    }
-  if (!any)
-    {
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                           "Atlas: the geometry tree has no leaf vertices");
-      return NULL;
-    }
-
-  side = MIN ((guint32) HEIGHTS_MAX_SIDE, MIN (self->limits.max_image_side,
-                                               (guint32) HEIGHTS_PER_LEAF << MIN (depth - 1, 12)));
-  if (!terrain_limits_check_alloc (&self->limits, (guint64) side * side, sizeof (gfloat),
-                                   "height grid", "Atlas", 0, error))
+  if (!fill_leaf_relief (self, &relief, &pixel_size, error))
     return NULL;
-  image = terrain_image_new (TERRAIN_IMAGE_GRAY16, side, side, error);
-  if (image == NULL)
-    return NULL;
-  grid = g_new (gfloat, (gsize) side * side);
-  for (gsize i = 0; i < (gsize) side * side; i++)
-    grid[i] = NAN;
-
-  for (guint i = 0; i < leaves->len; i++)
-    {
-      TerrainAtlasGeometry *geometry = g_ptr_array_index (leaves, i);
-      guint n_vertices, n_indices, end;
-      const TerrainAtlasVertex *v = terrain_atlas_geometry_get_vertices (geometry, &n_vertices);
-      const guint16 *index = terrain_atlas_geometry_get_indices (geometry, &n_indices);
-
-      end = n_indices - MIN (n_indices, terrain_atlas_geometry_get_skirt_skip_count (geometry));
-      for (guint k = 0; k + 2 < end; k += 3)
-        if (index[k] < n_vertices && index[k + 1] < n_vertices && index[k + 2] < n_vertices)
-          raster_triangle (grid, side, &extent, v[index[k]].point, v[index[k + 1]].point,
-                           v[index[k + 2]].point);
-    }
-
-  pixels = terrain_image_get_data (image, NULL);
-  for (guint32 y = 0; y < side; y++)
-    for (guint32 x = 0; x < side; x++)
-      {
-        gfloat z = grid[(gsize) y * side + x];
-        double range = (double) extent.max[2] - extent.min[2];
-        guint16 value = 0;
-
-        if (!isnan (z))
-          value = (guint16) CLAMP (range > 0 ? (z - extent.min[2]) / range * 65535.0 + 0.5 : 0,
-                                   0, 65535);
-        /* grid row 0 is the lowest Y: the picture's last row. */
-        memcpy (pixels + (gsize) (side - 1 - y) * terrain_image_get_stride (image) + 2 * (gsize) x,
-                &value, 2);
-      }
-
-  return g_steal_pointer (&image);
+  return terrain_relief_to_gray16 (&relief, error);
 }
 
 /* Whether an ATSP frame starts at @offset of the source (for history). */

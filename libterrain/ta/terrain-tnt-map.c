@@ -606,11 +606,13 @@ terrain_tnt_map_class_init (TerrainTntMapClass *klass)
    * TerrainTntMap:sea-level:
    *
    * The water level in height units (header word 0x24): cells lower than
-   * this are under water.
+   * this are under water. Heights are bytes, so the property takes 0 to
+   * 255 (a higher level would drown every cell); a file's own word is
+   * read as it is, and [method@Terrain.TntMap.set_sea_level] writes any.
    */
   properties[PROP_SEA_LEVEL] =
     g_param_spec_uint ("sea-level", NULL, NULL,
-                       0, G_MAXUINT32, 0,
+                       0, 255, 0,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -1536,7 +1538,9 @@ terrain_tnt_map_get_sea_level (TerrainTntMap *self)
  *   under water
  *
  * Sets the header's SeaLevel word (0x24, in both versions) and notifies
- * [property@Terrain.TntMap:sea-level].
+ * [property@Terrain.TntMap:sea-level]. Every 32-bit value is written as
+ * given, for byte-level work; maps use 0 to 255, and validation warns
+ * about a higher level (the property refuses one).
  */
 void
 terrain_tnt_map_set_sea_level (TerrainTntMap *self,
@@ -3535,6 +3539,13 @@ validate_header (TerrainTntMap *self,
                                        "(0 in every retail map; not read by the engine)",
                                        w * 4, self->header[w]));
     }
+
+  if (self->header[W_SEA_LEVEL] > 255)
+    sink_add (sink, TNT_FINDING_OTHER,
+              terrain_issue_new (TERRAIN_SEVERITY_WARNING, title, W_SEA_LEVEL * 4, -1,
+                                 "sea level %u is above the highest height a cell can have "
+                                 "(255): every cell is under water",
+                                 self->header[W_SEA_LEVEL]));
 
   if (terrain_tnt_map_get_minimap_present (self))
     {
