@@ -948,7 +948,7 @@ decode_chunks (TerrainHpiArchive  *self,
           /* Decrypted in place when the chunk is already a copy. */
           if (chunk != scratch)
             {
-              if (compressed > scratch_size)
+              if (scratch == NULL || compressed > scratch_size)
                 {
                   g_free (scratch);
                   scratch = g_malloc (MAX (compressed, 1));
