@@ -77,6 +77,7 @@ static guint signals[N_SIGNALS];
 
 enum {
   PROP_0,
+  PROP_EMPTY_MESSAGE,
   PROP_SHOW_FEATURES,
   PROP_SHOW_CHUNK_LEVELS,
   PROP_ATLAS_READOUT,
@@ -204,6 +205,7 @@ struct _TerrainEditorGlView
   double            brush_y;
   double            brush_radius;
   gboolean          show_features;
+  char             *empty_message;   /* why there is nothing to draw, or NULL */
 
   /* Pointer interaction. */
   guint             drag_button;
@@ -461,10 +463,34 @@ atlas_changed (gpointer renderer,
   gtk_gl_area_queue_render (GTK_GL_AREA (data));
 }
 
+/* TerrainEditorGlView:empty-message, for a document with nothing to draw
+ * in 3D (set outside rendering: the window shows it in a label). */
+static void
+set_empty_message (TerrainEditorGlView *self,
+                   const char          *why)
+{
+  g_autofree char *message = NULL;
+
+  if (self->document != NULL && why != NULL)
+    message = g_strdup_printf (_("Nothing to show in 3D: %s"), why);
+  else if (self->document != NULL)
+    message = g_strdup (_("Nothing to show in 3D: this file has no heights."));
+  if (g_strcmp0 (message, self->empty_message) == 0)
+    return;
+  g_free (self->empty_message);
+  self->empty_message = g_steal_pointer (&message);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMPTY_MESSAGE]);
+}
+
 static gboolean
 load_cpu_data (TerrainEditorGlView *self)
 {
   clear_cpu_data (self);
+  if (self->empty_message != NULL)
+    {
+      g_clear_pointer (&self->empty_message, g_free);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMPTY_MESSAGE]);
+    }
 
   if (self->document == NULL)
     return TRUE;
@@ -511,6 +537,7 @@ load_cpu_data (TerrainEditorGlView *self)
       if (image == NULL || terrain_image_get_format (image) != TERRAIN_IMAGE_GRAY16)
         {
           g_debug ("3D view: no heights: %s", error ? error->message : "not GRAY16");
+          set_empty_message (self, error != NULL ? error->message : NULL);
           return TRUE;
         }
 
@@ -3038,6 +3065,9 @@ terrain_editor_gl_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_EMPTY_MESSAGE:
+      g_value_set_string (value, self->empty_message);
+      break;
     case PROP_SHOW_FEATURES:
       g_value_set_boolean (value, self->show_features);
       break;
@@ -3100,6 +3130,7 @@ terrain_editor_gl_view_finalize (GObject *object)
   g_array_unref (self->line_vertices);
   g_free (self->atlas_readout);
   g_free (self->pending_readout);
+  g_free (self->empty_message);
 
   G_OBJECT_CLASS (terrain_editor_gl_view_parent_class)->finalize (object);
 }
@@ -3151,6 +3182,16 @@ terrain_editor_gl_view_class_init (TerrainEditorGlViewClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_UINT);
+
+  /**
+   * TerrainEditorGlView:empty-message:
+   *
+   * Why the document has nothing to draw in 3D (an archive, a texture tree
+   * without heights), for the window to show; %NULL when there is.
+   */
+  properties[PROP_EMPTY_MESSAGE] =
+    g_param_spec_string ("empty-message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /**
    * TerrainEditorGlView:show-features:

@@ -44,6 +44,7 @@ struct _TerrainEditorWindow
   GtkOverlay *gl_overlay;
   GtkWidget *chunk_levels_button;
   GtkLabel *chunk_levels_label;
+  GtkLabel *gl_empty_label;
   GtkGrid *tool_buttons;
   GtkWidget *tool_button[N_TOOLS];
   GtkStack *tool_stack;
@@ -2542,6 +2543,17 @@ on_gl_cell_activated (TerrainEditorWindow *self,
 
 /* The 3D view's chunk-level legend and figures, shown while there are
  * some (levels on, an Atlas file). */
+/* A file with nothing to draw in 3D says why there (as the 2D view does). */
+static void
+on_gl_empty_message (TerrainEditorWindow *self)
+{
+  g_autofree char *message = NULL;
+
+  g_object_get (self->gl_view, "empty-message", &message, NULL);
+  gtk_label_set_text (self->gl_empty_label, message != NULL ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->gl_empty_label), message != NULL);
+}
+
 static void
 on_atlas_readout (TerrainEditorWindow *self)
 {
@@ -2877,6 +2889,7 @@ terrain_editor_window_class_init (TerrainEditorWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, gl_overlay);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, chunk_levels_button);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, chunk_levels_label);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, gl_empty_label);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, tool_buttons);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, tool_stack);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, sea_adjustment);
@@ -2994,6 +3007,8 @@ terrain_editor_window_init (TerrainEditorWindow *self)
   g_object_bind_property (self, "show-features", self->gl_view, "show-features",
                           G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->gl_view, "notify::atlas-readout", G_CALLBACK (on_atlas_readout), self);
+  g_signal_connect_swapped (self->gl_view, "notify::empty-message", G_CALLBACK (on_gl_empty_message),
+                            self);
   g_signal_connect_swapped (self->gl_view, "gl-failed", G_CALLBACK (on_gl_failed), self);
   g_signal_connect_swapped (self->gl_view, "cell-activated", G_CALLBACK (on_gl_cell_activated), self);
 

@@ -882,6 +882,22 @@ assert_loaded (TerrainEditorWindow *window,
       g_assert_nonnull (terrain_editor_map_view_get_message (map_view (window)));
       g_assert_cmpuint (count_colours (texture), >, 1);
     }
+
+  /* The 3D view has something to draw, or its label says why not: files
+   * without a picture have no heights either. */
+  {
+    GObject *gl_view = G_OBJECT (gtk_overlay_get_child (GTK_OVERLAY (child (window, "gl_overlay"))));
+    GtkWidget *label = child (window, "gl_empty_label");
+    g_autofree char *empty = NULL;
+
+    g_object_get (gl_view, "empty-message", &empty, NULL);
+    g_assert_cmpint (gtk_widget_get_visible (label), ==, empty != NULL);
+    if (empty != NULL)
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, empty);
+    if (!fc->picture)
+      g_assert_nonnull (empty);
+    g_test_message ("3D: %s", empty != NULL ? empty : "terrain");
+  }
 }
 
 static void
