@@ -327,6 +327,14 @@ print_scalar (JsonNode *node)
     g_print ("-");
   else if (json_node_get_value_type (node) == G_TYPE_STRING)
     g_print ("%s", json_node_get_string (node));
+  else if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    {
+      /* Seven significant digits: most values are floats from the file,
+       * whose last digits as doubles are noise (--json keeps them all). */
+      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_print ("%s", g_ascii_formatd (buffer, sizeof buffer, "%.7g", json_node_get_double (node)));
+    }
   else
     {
       g_autofree char *s = json_to_string (node, FALSE);
