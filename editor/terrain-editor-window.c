@@ -968,6 +968,15 @@ fill_findings (TerrainEditorWindow *self)
   tab = g_list_model_get_n_items (G_LIST_MODEL (store)) > 0
         ? g_strdup_printf (_("Findings (%u)"), g_list_model_get_n_items (G_LIST_MODEL (store)))
         : g_strdup (_("Findings"));
+  /* An empty list would look as if nothing had been checked. */
+  if (self->document != NULL && g_list_model_get_n_items (G_LIST_MODEL (store)) == 0)
+    {
+      g_autoptr(TerrainEditorItem) item =
+        terrain_editor_item_new (_("No findings"),
+                                 _("The file passed every check libterrain makes."));
+
+      g_list_store_append (store, item);
+    }
   gtk_label_set_text (self->findings_tab_label, tab);
   selection = gtk_single_selection_new (G_LIST_MODEL (store));
   gtk_list_view_set_model (self->findings_list, GTK_SELECTION_MODEL (selection));
