@@ -72,10 +72,8 @@ struct _TerrainEditorMapView
   gboolean highlight_visible;
   int highlight_x, highlight_y;
 
-  /* Atlas files: the terrain's extent (world units), whether the picture
-   * is the root texture tile (else the height grid), and the outline. */
+  /* Atlas files: the terrain's extent (world units) and the outline. */
   gboolean have_atlas_extent;
-  gboolean atlas_texture_picture;
   TerrainAtlasBox atlas_extent;
   gboolean outline_visible;
   TerrainAtlasBox outline;
@@ -266,7 +264,6 @@ rerender (TerrainEditorMapView *self)
     goto out;
 
   image = terrain_document_render_image (self->document, self->palette, &error);
-  self->atlas_texture_picture = image != NULL;
   if (image == NULL)
     image = terrain_document_export_heights (self->document, &heights_error);
   self->have_atlas_extent =
@@ -650,10 +647,10 @@ draw_start_positions (TerrainEditorMapView *self,
     }
 }
 
-/* An Atlas world position on the picture, in cells (picture pixels). Both
- * pictures an Atlas has are maps north up, east right: the root texture
- * tile (turned so by the library) covers the terrain edge to edge; the
- * height grid has a sample on each edge. */
+/* An Atlas world position on the picture, in cells (picture pixels). Every
+ * picture the library draws of an Atlas (its texture tree, or its leaves as
+ * relief, or their heights) is a map north up, east right, covering the
+ * terrain edge to edge. */
 static void
 atlas_to_picture (TerrainEditorMapView *self,
                   double                world_x,
@@ -665,16 +662,8 @@ atlas_to_picture (TerrainEditorMapView *self,
   double east = (world_x - e->min[0]) / ((double) e->max[0] - e->min[0]);
   double north = (world_y - e->min[1]) / ((double) e->max[1] - e->min[1]);
 
-  if (self->atlas_texture_picture)
-    {
-      *x = east * self->map_width;
-      *y = (1 - north) * self->map_height;
-    }
-  else
-    {
-      *x = east * (self->map_width - 1) + 0.5;
-      *y = (1 - north) * (self->map_height - 1) + 0.5;
-    }
+  *x = east * self->map_width;
+  *y = (1 - north) * self->map_height;
 }
 
 /**

@@ -648,6 +648,20 @@ test_texture (void)
                              pixel (picture, 127 - (64 * x + j), 127 - (64 * y + i)), 4);
       }
 
+  /* The document's picture is the leaf level assembled north up: the
+   * source picture again, pixel for pixel. */
+  {
+    g_autoptr(TerrainImage) map = terrain_document_render_image (TERRAIN_DOCUMENT (atlas), NULL,
+                                                                 &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (terrain_image_get_width (map), ==, 128);
+    g_assert_cmpuint (terrain_image_get_height (map), ==, 128);
+    for (guint y = 0; y < 128; y++)
+      for (guint x = 0; x < 128; x++)
+        g_assert_cmpmem (pixel (map, x, y), 4, pixel (picture, x, y), 4);
+  }
+
   /* From the geometry's side: leaf vertices look up their texel. */
   {
     g_autoptr(TerrainAtlasGeometry) leaf = get_geometry (atlas, 0, 1, 1, 0);

@@ -1956,13 +1956,15 @@ test_build (void)
     g_assert_cmpuint (hi, >, lo);
   }
 
-  /* What the document calls its picture: the root texture tile. */
+  /* What the document calls its picture: the deepest complete texture
+   * level (here level 1 of a depth-2 tree: 2 x 2 tiles of 4 pixels). */
   {
     g_autoptr(TerrainImage) image = terrain_document_render_image (TERRAIN_DOCUMENT (reread), NULL,
                                                                    &error);
 
     g_assert_no_error (error);
-    g_assert_cmpuint (terrain_image_get_width (image), ==, 4);
+    g_assert_cmpuint (terrain_image_get_width (image), ==, 8);
+    g_assert_cmpuint (terrain_image_get_height (image), ==, 8);
   }
 
   /* Building and reading agree: no findings. */

@@ -2199,8 +2199,70 @@ fill_leaf_relief (TerrainAtlasFile  *self,
   return TRUE;
 }
 
-/* The root texture tile, turned north up; without a texture tree, the
- * leaves' heights as shaded relief. */
+/* The tiles of texture TOC @t at @level assembled as one map, north up:
+ * tile (x, y) covers texture v in [x, x + 1) / 2^level and u in
+ * [y, y + 1) / 2^level (§4), so, turned like the root tile, it lands in
+ * block column 2^level - 1 - x and block row 2^level - 1 - y. %NULL without
+ * an error when a tile of the level is missing or not the same size as the
+ * first. */
+static TerrainImage *
+assemble_texture_level (TerrainAtlasFile  *self,
+                        guint              t,
+                        guint              level,
+                        guint              tile_side,
+                        GError           **error)
+{
+  TerrainAtlasToc *toc = get_toc (self, t);
+  guint n = 1u << level;
+  g_autoptr(TerrainImage) map = NULL;
+  guint8 *out;
+  gsize out_stride;
+
+  if (!terrain_limits_check_alloc (&self->limits, (guint64) n * tile_side * n * tile_side, 4,
+                                   "texture picture", "Atlas", 0, error))
+    return NULL;
+  map = terrain_image_new (TERRAIN_IMAGE_RGBA8, n * tile_side, n * tile_side, error);
+  if (map == NULL)
+    return NULL;
+  out = terrain_image_get_data (map, NULL);
+  out_stride = terrain_image_get_stride (map);
+
+  for (guint x = 0; x < n; x++)
+    for (guint y = 0; y < n; y++)
+      {
+        gint64 stub = terrain_atlas_toc_find_stub (toc, level, x, y);
+        g_autoptr(TerrainImage) tile = NULL;
+        g_autoptr(TerrainImage) turned = NULL;
+        const guint8 *in;
+        gsize in_stride;
+
+        if (stub < 0 || !stub_has_chunk (terrain_atlas_toc_get_stub_data (toc, (guint) stub)))
+          return NULL;
+        tile = terrain_atlas_file_render_texture (self, t, (guint) stub,
+                                                  TERRAIN_ATLAS_CHANNELS_RGB, error);
+        if (tile == NULL)
+          return NULL;
+        if (terrain_image_get_format (tile) != TERRAIN_IMAGE_RGBA8 ||
+            terrain_image_get_width (tile) != tile_side ||
+            terrain_image_get_height (tile) != tile_side)
+          return NULL;
+        turned = north_up_from_tile (tile, error);
+        if (turned == NULL)
+          return NULL;
+        in = terrain_image_get_data (turned, NULL);
+        in_stride = terrain_image_get_stride (turned);
+        for (guint r = 0; r < tile_side; r++)
+          memcpy (out + ((gsize) (n - 1 - y) * tile_side + r) * out_stride +
+                    (gsize) (n - 1 - x) * tile_side * 4,
+                  in + (gsize) r * in_stride, (gsize) tile_side * 4);
+      }
+  return g_steal_pointer (&map);
+}
+
+/* The texture tree's deepest complete level that fits in
+ * TERRAIN_RELIEF_MAX_SIDE pixels (and the limits), assembled north up; the
+ * root tile, turned north up, when no deeper level is complete; without a
+ * texture tree, the leaves' heights as shaded relief. */
 static TerrainImage *
 terrain_atlas_file_render_image (TerrainDocument  *document,
                                  TerrainPalette   *palette,
@@ -2220,9 +2282,28 @@ terrain_atlas_file_render_image (TerrainDocument  *document,
           stub_has_chunk (terrain_atlas_toc_get_stub_data (toc, 0)))
         {
           g_autoptr(TerrainImage) tile = NULL;
+          guint side, max_side, depth = terrain_atlas_toc_get_tree_depth (toc);
 
           tile = terrain_atlas_file_render_texture (self, t, 0, TERRAIN_ATLAS_CHANNELS_RGB, error);
-          return tile != NULL ? north_up_from_tile (tile, error) : NULL;
+          if (tile == NULL)
+            return NULL;
+          side = terrain_image_get_width (tile);
+          max_side = MIN ((guint) TERRAIN_RELIEF_MAX_SIDE, self->limits.max_image_side);
+          if (terrain_image_get_format (tile) == TERRAIN_IMAGE_RGBA8 && side > 0 &&
+              side == terrain_image_get_height (tile))
+            for (guint level = MIN (depth, 13); level-- > 1;)
+              {
+                TerrainImage *map;
+
+                if (((guint64) side << level) > max_side)
+                  continue;
+                map = assemble_texture_level (self, t, level, side, error);
+                if (map != NULL)
+                  return map;
+                if (error != NULL && *error != NULL)
+                  return NULL;
+              }
+          return north_up_from_tile (tile, error);
         }
     }
 
