@@ -218,15 +218,36 @@ struct _TerrainEditorAtlasRenderer
  * Geometry helpers
  */
 
-static gboolean
-box_visible (const float *m,
-             const float *box)
+/**
+ * terrain_editor_box_visible:
+ * @m: a view-projection matrix, column-major
+ * @x0: the box's lowest corner, world units
+ * @y0: see @x0
+ * @z0: see @x0
+ * @x1: the box's highest corner
+ * @y1: see @x1
+ * @z1: see @x1
+ *
+ * Whether any of an axis-aligned box can be in view: %FALSE only when all
+ * eight corners lie outside the same clip plane (a conservative test, as
+ * culling wants).
+ *
+ * Returns: whether to draw what the box bounds
+ */
+gboolean
+terrain_editor_box_visible (const float *m,
+                            double       x0,
+                            double       y0,
+                            double       z0,
+                            double       x1,
+                            double       y1,
+                            double       z1)
 {
   int outside[6] = { 0 };
 
   for (int i = 0; i < 8; i++)
     {
-      double x = box[(i & 1) ? 3 : 0], y = box[(i & 2) ? 4 : 1], z = box[(i & 4) ? 5 : 2];
+      double x = (i & 1) ? x1 : x0, y = (i & 2) ? y1 : y0, z = (i & 4) ? z1 : z0;
       double cx = m[0] * x + m[4] * y + m[8] * z + m[12];
       double cy = m[1] * x + m[5] * y + m[9] * z + m[13];
       double cz = m[2] * x + m[6] * y + m[10] * z + m[14];
@@ -243,6 +264,14 @@ box_visible (const float *m,
     if (outside[p] == 8)
       return FALSE;
   return TRUE;
+}
+
+/* @box: min x, y, z, then max. */
+static gboolean
+box_visible (const float *m,
+             const float *box)
+{
+  return terrain_editor_box_visible (m, box[0], box[1], box[2], box[3], box[4], box[5]);
 }
 
 static double

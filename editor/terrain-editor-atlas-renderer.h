@@ -159,4 +159,12 @@ terrain_editor_atlas_get_stub_box              (TerrainAtlasFile              *f
                                                 TerrainAtlasStub              *stub,
                                                 TerrainAtlasBox               *box);
 
+gboolean terrain_editor_box_visible (const float *m,
+                                     double       x0,
+                                     double       y0,
+                                     double       z0,
+                                     double       x1,
+                                     double       y1,
+                                     double       z1);
+
 G_END_DECLS

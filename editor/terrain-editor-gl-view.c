@@ -1334,38 +1334,6 @@ terrain_editor_gl_view_reset_camera (TerrainEditorGlView *self)
  * Drawing
  */
 
-static gboolean
-chunk_visible (const float *m,
-               double       x0,
-               double       y0,
-               double       z0,
-               double       x1,
-               double       y1,
-               double       z1)
-{
-  int outside[6] = { 0 };
-
-  for (int i = 0; i < 8; i++)
-    {
-      double x = (i & 1) ? x1 : x0, y = (i & 2) ? y1 : y0, z = (i & 4) ? z1 : z0;
-      double cx = m[0] * x + m[4] * y + m[8] * z + m[12];
-      double cy = m[1] * x + m[5] * y + m[9] * z + m[13];
-      double cz = m[2] * x + m[6] * y + m[10] * z + m[14];
-      double cw = m[3] * x + m[7] * y + m[11] * z + m[15];
-
-      outside[0] += cx < -cw;
-      outside[1] += cx > cw;
-      outside[2] += cy < -cw;
-      outside[3] += cy > cw;
-      outside[4] += cz < -cw;
-      outside[5] += cz > cw;
-    }
-  for (int p = 0; p < 6; p++)
-    if (outside[p] == 8)
-      return FALSE;
-  return TRUE;
-}
-
 typedef struct
 {
   double dist;
@@ -1796,7 +1764,7 @@ draw_scene (TerrainEditorGlView *self,
         double dx, dy, dz, dist, step_pixels;
         guint level = 0;
 
-        if (!chunk_visible (self->view_proj, x0, lo - 1, z0, x1, hi, z1))
+        if (!terrain_editor_box_visible (self->view_proj, x0, lo - 1, z0, x1, hi, z1))
           continue;
 
         /* Distance from the eye to the chunk's box decides the level. */
@@ -1871,7 +1839,7 @@ draw_scene (TerrainEditorGlView *self,
               z0 = cy == 0 ? 0.0f : (float) (cy * CHUNK_SIZE + self->offset);
               z1 = cy + 1 == self->chunks_y ? h
                                             : (float) (MIN ((cy + 1) * CHUNK_SIZE, self->grid_height - 1) + self->offset);
-              if (chunk_visible (self->view_proj, x0, y - 0.01, z0, x1, y + 0.01, z1))
+              if (terrain_editor_box_visible (self->view_proj, x0, y - 0.01, z0, x1, y + 0.01, z1))
                 {
                   float quad[6][4] = {
                     { x0, y, z0, 1 }, { x0, y, z1, 1 }, { x1, y, z1, 1 },

@@ -588,33 +588,36 @@ terrain_test_ter (guint8   version,
 /* ------------------------------------------------------------------------ */
 /* CHU3 and TQT                                                             */
 
-static guint
-node_count (guint depth)
+/* Quadtree arithmetic, written out here rather than taken from the library
+ * so that the tests check it (atlas-chu-tqt.md §1 "Quadtree node
+ * indexing"). */
+guint
+terrain_test_node_count (guint depth)
 {
   return (guint) (((1ull << (2 * depth)) - 1) / 3);
 }
 
-static guint
-node_id (guint level,
-         guint a,
-         guint b)
+guint
+terrain_test_node_id (guint level,
+                      guint a,
+                      guint b)
 {
-  return node_count (level) + (a << level) + b;
+  return terrain_test_node_count (level) + (a << level) + b;
 }
 
-static void
-node_position (guint  id,
-               guint *level,
-               guint *a,
-               guint *b)
+void
+terrain_test_node_position (guint  id,
+                            guint *level,
+                            guint *a,
+                            guint *b)
 {
   guint l = 0;
 
-  while (node_count (l + 1) <= id)
+  while (terrain_test_node_count (l + 1) <= id)
     l++;
   *level = l;
-  *a = (id - node_count (l)) >> l;
-  *b = (id - node_count (l)) & ((1u << l) - 1);
+  *a = (id - terrain_test_node_count (l)) >> l;
+  *b = (id - terrain_test_node_count (l)) & ((1u << l) - 1);
 }
 
 /* Two hills and a valley over the unit square, heights 0 to about 1: the
@@ -639,7 +642,7 @@ terrain_test_chu3_hills (guint depth,
                          guint grid)
 {
   GByteArray *out = g_byte_array_new ();
-  guint n = node_count (depth);
+  guint n = terrain_test_node_count (depth);
   g_autofree gsize *offset = g_new (gsize, MAX (n, 1));
   g_autoptr(GByteArray) chunks = g_byte_array_new ();
   gsize data_start = 28 + (gsize) n * 37;
@@ -653,7 +656,7 @@ terrain_test_chu3_hills (guint depth,
       guint level, x, y;
       gdouble size;
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       size = terrain / (1u << level);
       offset[node] = data_start + chunks->len;
       lo[node] = G_MAXINT16;
@@ -706,8 +709,8 @@ terrain_test_chu3_hills (guint depth,
     {
       guint level, row, column, node;
 
-      node_position (label, &level, &row, &column);
-      node = node_id (level, column, row);
+      terrain_test_node_position (label, &level, &row, &column);
+      node = terrain_test_node_id (level, column, row);
       terrain_test_put_u32 (out, 0xDEADBEEF);
       terrain_test_put_u32 (out, label);
       for (guint i = 0; i < 4; i++)
@@ -764,7 +767,7 @@ GBytes *
 terrain_test_chu3 (guint depth)
 {
   GByteArray *out = g_byte_array_new ();
-  guint n = node_count (depth);
+  guint n = terrain_test_node_count (depth);
   g_autofree gsize *offset = g_new (gsize, MAX (n, 1));
   g_autoptr(GByteArray) chunks = g_byte_array_new ();
   gsize data_start = 28 + (gsize) n * 37;
@@ -788,8 +791,8 @@ terrain_test_chu3 (guint depth)
     {
       guint level, row, column, node;
 
-      node_position (label, &level, &row, &column);
-      node = node_id (level, column, row);
+      terrain_test_node_position (label, &level, &row, &column);
+      node = terrain_test_node_id (level, column, row);
       terrain_test_put_u32 (out, 0xDEADBEEF);
       terrain_test_put_u32 (out, label);
       terrain_test_put_u32 (out, label + 1 < n ? label + 1 : G_MAXUINT32);
@@ -846,7 +849,7 @@ GBytes *
 terrain_test_tqt (guint depth)
 {
   GByteArray *out = g_byte_array_new ();
-  guint n = node_count (depth);
+  guint n = terrain_test_node_count (depth);
   g_autoptr(GByteArray) tiles = g_byte_array_new ();
   g_autofree gsize *offset = g_new (gsize, MAX (n, 1));
   gsize data_start = 16 + 4 * (gsize) n;
@@ -870,8 +873,8 @@ terrain_test_tqt (guint depth)
     {
       guint level, y, x;
 
-      node_position (entry, &level, &y, &x);
-      terrain_test_put_u32 (out, (guint32) offset[node_id (level, x, y)]);
+      terrain_test_node_position (entry, &level, &y, &x);
+      terrain_test_put_u32 (out, (guint32) offset[terrain_test_node_id (level, x, y)]);
     }
   g_byte_array_append (out, tiles->data, tiles->len);
   return g_byte_array_free_to_bytes (out);
@@ -972,7 +975,7 @@ terrain_test_tqt_picture (guint    depth,
              guint    tile,
              gboolean jpeg)
 {
-  guint n = node_count (depth);
+  guint n = terrain_test_node_count (depth);
   g_autoptr(GByteArray) tiles = g_byte_array_new ();
   g_autofree guint32 *offset = g_new (guint32, n);
   GByteArray *out = g_byte_array_new ();
@@ -988,7 +991,7 @@ terrain_test_tqt_picture (guint    depth,
             g_autoptr(TerrainImage) part = terrain_image_new (TERRAIN_IMAGE_RGBA8, tile, tile,
                                                               NULL);
 
-            offset[node_id (level, y, x)] = (guint32) (start + tiles->len);
+            offset[terrain_test_node_id (level, y, x)] = (guint32) (start + tiles->len);
             for (guint j = 0; j < tile; j++)
               memcpy (terrain_image_get_data (part, NULL) + j * terrain_image_get_stride (part),
                       pixel_of (picture, x * tile, y * tile + j), 4 * (gsize) tile);

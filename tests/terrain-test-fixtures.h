@@ -140,6 +140,17 @@ GBytes *terrain_test_ter (guint8   version,
 /* ------------------------------------------------------------------------ */
 /* Chunked LOD (.chu) and texture quadtrees (.tqt), atlas-chu-tqt.md §9     */
 
+/* Quadtree node indexing (§1), written out so that tests check the
+ * library's. */
+guint    terrain_test_node_count    (guint   depth);
+guint    terrain_test_node_id       (guint   level,
+                                     guint   a,
+                                     guint   b);
+void     terrain_test_node_position (guint   id,
+                                     guint  *level,
+                                     guint  *a,
+                                     guint  *b);
+
 GBytes *terrain_test_chu3       (guint   depth);
 GBytes *terrain_test_chu3_hills (guint   depth,
                                  guint   grid);

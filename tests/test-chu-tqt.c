@@ -48,37 +48,6 @@ set_u16 (guint8  *p,
   p[1] = v >> 8;
 }
 
-/* Quadtree arithmetic, written out here rather than taken from the library
- * so that the tests check it (§1 "Quadtree node indexing"). */
-static guint
-node_count (guint depth)
-{
-  return (guint) (((1ull << (2 * depth)) - 1) / 3);
-}
-
-static guint
-node_id (guint level,
-         guint a,
-         guint b)
-{
-  return node_count (level) + (a << level) + b;
-}
-
-static void
-node_position (guint  id,
-               guint *level,
-               guint *a,
-               guint *b)
-{
-  guint l = 0;
-
-  while (node_count (l + 1) <= id)
-    l++;
-  *level = l;
-  *a = (id - node_count (l)) >> l;
-  *b = (id - node_count (l)) & ((1u << l) - 1);
-}
-
 typedef enum
 {
   ORDER_SORTED,
@@ -347,7 +316,7 @@ ulrich_preorder (guint  level,
                  guint *nodes,
                  guint *next)
 {
-  nodes[(*next)++] = node_id (level, x, y);
+  nodes[(*next)++] = terrain_test_node_id (level, x, y);
   if (level + 1 < depth)
     for (guint i = 0; i < 4; i++)
       ulrich_preorder (level + 1, 2 * x + (i & 1), 2 * y + (i >> 1), depth, nodes, next);
@@ -366,7 +335,7 @@ chu_fixture_init (ChuFixture    *f,
 
   memset (f, 0, sizeof *f);
   f->spec = spec;
-  f->n = node_count (spec->depth);
+  f->n = terrain_test_node_count (spec->depth);
   f->header_size = spec->ulrich ? 24 : 28;
   f->stub_size = spec->ulrich ? 33 : 37;
   f->stub_of_node = g_new (guint, f->n);
@@ -391,8 +360,8 @@ chu_fixture_init (ChuFixture    *f,
         {
           guint level, row, column;
 
-          node_position (order[k], &level, &row, &column);
-          file_nodes[k] = node_id (level, column, row);
+          terrain_test_node_position (order[k], &level, &row, &column);
+          file_nodes[k] = terrain_test_node_id (level, column, row);
         }
     }
 
@@ -400,19 +369,19 @@ chu_fixture_init (ChuFixture    *f,
     {
       guint node = file_nodes[k], level, x, y;
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       f->stub_of_node[node] = k;
       /* CHU3: Atlas node (level, x, y) has label nodeID(level, y, x) (§9b).
        * Ulrich's labels follow no scheme: number them backwards. */
       f->label_of_node[node] = spec->ulrich ? (gint32) (f->n - 1 - k)
-                                            : (gint32) node_id (level, y, x);
+                                            : (gint32) terrain_test_node_id (level, y, x);
     }
 
   for (guint node = 0; node < f->n; node++)
     {
       guint level, x, y;
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       g_ptr_array_add (chunks, chu_build_chunk (spec, node, level + 1 == spec->depth));
     }
 
@@ -458,7 +427,7 @@ chu_fixture_init (ChuFixture    *f,
       gint min, max;
       gint32 label = f->label_of_node[node];
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       chu_z_range (node, &min, &max);
       if (!spec->ulrich)
         terrain_test_put_u32 (a, 0xDEADBEEF);
@@ -564,7 +533,7 @@ test_chu_read (gconstpointer data)
       g_autoptr(GError) error = NULL;
       gint min, max;
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       k = terrain_chu_file_lookup_node (chu, level, x, y);
       g_assert_cmpint (k, ==, (gint) f.stub_of_node[node]);
       g_assert_cmpint (terrain_chu_file_lookup_label (chu, f.label_of_node[node]), ==, k);
@@ -702,7 +671,7 @@ test_chu_sentinels (void)
 {
   ChuFixture f;
   guint node = 4;   /* a level-1 node; level 2 leaves carry collision */
-  guint leaf = node_count (2) + 3;
+  guint leaf = terrain_test_node_count (2) + 3;
   gsize chunk, footer;
   g_autoptr(GBytes) bad_magic = NULL, bad_stub = NULL, bad_chunk = NULL, bad_footer = NULL;
   g_autoptr(GBytes) bad_mark = NULL, bad_leaf_footer = NULL;
@@ -750,7 +719,7 @@ static void
 test_chu_invalid (void)
 {
   ChuFixture f, u;
-  guint node = 2, leaf = node_count (2);
+  guint node = 2, leaf = terrain_test_node_count (2);
   gsize chunk, flag, leaf_flag;
   const guint8 *all;
 
@@ -847,8 +816,8 @@ test_chu_invalid (void)
   {
     /* Ulrich: two chunk headers naming one node (the second and third
      * headers are level 1 nodes (0, 0) and (0, 0) after this). */
-    guint second = node_id (1, 0, 0);
-    guint third = node_id (1, 1, 0);
+    guint second = terrain_test_node_id (1, 0, 0);
+    guint third = terrain_test_node_id (1, 1, 0);
     gsize at = chu_stub_offset (&u, third);
 
     g_assert_cmpuint (u.stub_of_node[second], ==, 1);
@@ -894,7 +863,7 @@ test_chu_limits (void)
   {
     /* A depth-16 tree claims more chunks than the default budget. */
     g_autoptr(GBytes) b = bytes_with_u16 (f.bytes, 6, 16);
-    g_autoptr(GBytes) c = bytes_with_u32 (b, 20, (guint32) node_count (16));
+    g_autoptr(GBytes) c = bytes_with_u32 (b, 20, (guint32) terrain_test_node_count (16));
 
     chu_assert_error (c, TERRAIN_ERROR_LIMIT_EXCEEDED);
   }
@@ -983,7 +952,7 @@ test_chu_validate (void)
   }
   {
     /* Ulrich: a child outside its parent. */
-    guint child = node_id (2, 3, 3);
+    guint child = terrain_test_node_id (2, 3, 3);
     gsize at = chu_stub_offset (&u, child);
     g_autoptr(GBytes) b = bytes_with_u16 (u.bytes, at + 21, 0);
     g_autoptr(GBytes) c = NULL;
@@ -991,7 +960,7 @@ test_chu_validate (void)
     g_autoptr(GPtrArray) issues = NULL;
 
     /* Swap with the node it now names, so the tree stays complete. */
-    c = bytes_with_u16 (b, chu_stub_offset (&u, node_id (2, 0, 3)) + 21, 3);
+    c = bytes_with_u16 (b, chu_stub_offset (&u, terrain_test_node_id (2, 0, 3)) + 21, 3);
     chu = chu_load (c);
     issues = terrain_document_validate (TERRAIN_DOCUMENT (chu));
     g_assert_cmpuint (count_issues_containing (issues, "does not lie inside its parent"), ==, 2);
@@ -1063,7 +1032,7 @@ test_chu_describe_offset (void)
   ChuFixture f;
   g_autoptr(TerrainChuFile) chu = NULL;
   TerrainDocument *doc;
-  guint leaf = node_count (1) + 1;
+  guint leaf = terrain_test_node_count (1) + 1;
   char *s;
 
   chu_fixture_init (&f, &chu_specs[3]);   /* chu3-gaps, depth 2 with collision */
@@ -1328,7 +1297,7 @@ tqt_fixture_init (TqtFixture    *f,
 
   memset (f, 0, sizeof *f);
   f->spec = spec;
-  f->n = node_count (spec->depth);
+  f->n = terrain_test_node_count (spec->depth);
   f->tile_offset = g_new0 (gsize, MAX (f->n, 1));
   f->tile_span = g_new0 (gsize, MAX (f->n, 1));
   f->image = g_new0 (GBytes *, MAX (f->n, 1));
@@ -1337,8 +1306,8 @@ tqt_fixture_init (TqtFixture    *f,
     {
       guint level = spec->depth - 1;
 
-      owner = node_id (level, 0, 1);
-      sharer = node_id (level, 1, 0);
+      owner = terrain_test_node_id (level, 0, 1);
+      sharer = terrain_test_node_id (level, 1, 0);
     }
 
   for (guint node = 0; node < f->n; node++)
@@ -1373,8 +1342,8 @@ tqt_fixture_init (TqtFixture    *f,
     {
       guint level, y, x;
 
-      node_position (entry, &level, &y, &x);
-      terrain_test_put_u32 (a, (guint32) f->tile_offset[node_id (level, x, y)]);
+      terrain_test_node_position (entry, &level, &y, &x);
+      terrain_test_put_u32 (a, (guint32) f->tile_offset[terrain_test_node_id (level, x, y)]);
     }
   for (guint i = 0; i < f->n; i++)
     {
@@ -1434,7 +1403,7 @@ tqt_entry_offset (guint level,
                   guint x,
                   guint y)
 {
-  return 16 + 4 * (gsize) node_id (level, y, x);
+  return 16 + 4 * (gsize) terrain_test_node_id (level, y, x);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1467,9 +1436,9 @@ test_tqt_read (gconstpointer data)
       guint32 width, height;
       g_autoptr(GBytes) image = NULL;
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       entry = terrain_tqt_file_lookup_node (tqt, level, x, y);
-      g_assert_cmpint (entry, ==, (gint) node_id (level, y, x));
+      g_assert_cmpint (entry, ==, (gint) terrain_test_node_id (level, y, x));
       g_assert_cmpuint (terrain_tqt_file_get_tile_offset (tqt, (guint) entry), ==,
                         f.tile_offset[node]);
       terrain_tqt_file_get_tile_span (tqt, (guint) entry, &offset, &span);
@@ -1537,8 +1506,8 @@ static void
 test_tqt_errors (void)
 {
   TqtFixture f, j;
-  guint leaf = node_id (2, 1, 0);
-  guint other = node_id (2, 2, 3);
+  guint leaf = terrain_test_node_id (2, 1, 0);
+  guint other = terrain_test_node_id (2, 2, 3);
   const guint8 *all;
 
   tqt_fixture_init (&f, &tqt_specs[0]);   /* dds, depth 3 */
@@ -1771,7 +1740,7 @@ test_tqt_describe_offset (void)
   TqtFixture f;
   g_autoptr(TerrainTqtFile) tqt = NULL;
   TerrainDocument *doc;
-  guint node = node_id (1, 1, 0);
+  guint node = terrain_test_node_id (1, 1, 0);
   char *s;
 
   tqt_fixture_init (&f, &tqt_specs[2]);
@@ -1882,7 +1851,7 @@ expected_vertex (const ChuSpec *spec,
   gint16 qx, qy;
   gdouble size, terrain;
 
-  node_position (node, &level, &x, &y);
+  terrain_test_node_position (node, &level, &x, &y);
   chu_vertex (i, &qx, &qy);
   size = CHU_LEAF * (gdouble) (1u << (spec->depth - 1 - level));
   terrain = CHU_LEAF * (gdouble) (1u << (spec->depth - 1));
@@ -1950,7 +1919,7 @@ check_imported (TerrainAtlasFile *atlas,
       const guint16 *indices;
       TerrainAtlasBox chunk_box, stub_box, expected;
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       index = terrain_atlas_toc_find_stub (geom, level, x, y);
       g_assert_cmpint (index, ==, node);
       geometry = terrain_atlas_file_get_geometry (atlas, 0, (guint) index, &error);
@@ -1997,7 +1966,7 @@ check_imported (TerrainAtlasFile *atlas,
       if (level + 1 < f->spec->depth)
         for (guint i = 0; i < 4; i++)
           {
-            const TerrainAtlasBox *child = &boxes[node_id (level + 1, 2 * x + (i & 1),
+            const TerrainAtlasBox *child = &boxes[terrain_test_node_id (level + 1, 2 * x + (i & 1),
                                                            2 * y + (i >> 1))];
 
             box_include (&expected, child->min);
@@ -2018,7 +1987,7 @@ check_imported (TerrainAtlasFile *atlas,
       g_autoptr(TerrainAtlasTexture) texture = NULL;
       g_autoptr(TerrainAtlasStub) stub = NULL;
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       index = terrain_atlas_toc_find_stub (tex, level, x, y);
       g_assert_cmpint (index, ==, node);
       texture = terrain_atlas_file_get_texture (atlas, 1, (guint) index, &error);
@@ -2108,7 +2077,7 @@ test_import_collision (void)
       guint level, x, y;
       g_autoptr(TerrainAtlasGeometry) geometry = NULL;
 
-      node_position (node, &level, &x, &y);
+      terrain_test_node_position (node, &level, &x, &y);
       geometry = terrain_atlas_file_get_geometry (atlas, 0, node, &error);
       g_assert_no_error (error);
       g_assert_cmpint (terrain_atlas_geometry_has_collision (geometry), ==,
