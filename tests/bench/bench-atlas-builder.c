@@ -41,6 +41,7 @@
 
 #include "libterrain.h"
 #include "atlas/terrain-atlas-builder-private.h"
+#include "bench-noise.h"
 
 typedef enum
 {
@@ -61,57 +62,19 @@ typedef struct
 static guint n_threads;
 static char *scratch_dir;
 
-/* Fractal value noise, fixed seed: hills, ridges and fine detail. */
-static TerrainHeightfield *
-make_noise (guint side)
-{
-  const guint lattice = 33;
-  g_autoptr(GRand) rand = g_rand_new_with_seed (20261130);
-  g_autofree gdouble *grid = g_new (gdouble, lattice * lattice * 4);
-  TerrainHeightfield *field = terrain_heightfield_new (side, side, 10.0, NULL);
-  gfloat *data = terrain_heightfield_get_data (field, NULL);
-
-  for (guint i = 0; i < lattice * lattice * 4; i++)
-    grid[i] = g_rand_double (rand);
-
-  for (guint y = 0; y < side; y++)
-    for (guint x = 0; x < side; x++)
-      {
-        gdouble h = 0.0, amplitude = 600.0;
-
-        for (guint octave = 0; octave < 4; octave++)
-          {
-            gdouble f = (lattice - 1) * (1 << octave) / (gdouble) (side - 1);
-            gdouble gx = fmod (x * f, lattice - 1), gy = fmod (y * f, lattice - 1);
-            guint x0 = (guint) gx, y0 = (guint) gy;
-            gdouble tx = gx - x0, ty = gy - y0;
-            const gdouble *g = grid + octave * lattice * lattice;
-            gdouble a = g[y0 * lattice + x0], b = g[y0 * lattice + x0 + 1];
-            gdouble c = g[(y0 + 1) * lattice + x0], d = g[(y0 + 1) * lattice + x0 + 1];
-
-            tx = tx * tx * (3 - 2 * tx);
-            ty = ty * ty * (3 - 2 * ty);
-            h += amplitude * ((a * (1 - tx) + b * tx) * (1 - ty) + (c * (1 - tx) + d * tx) * ty);
-            amplitude *= 0.45;
-          }
-        data[(gsize) y * side + x] = (gfloat) h;
-      }
-  return field;
-}
-
 static char *
 large_raw_path (void)
 {
   return g_build_filename (scratch_dir, "large.r16", NULL);
 }
 
-/* 16385² raw16 of the same noise as make_noise(), written row by row. */
+/* 16385² raw16 of the same noise as bench_make_noise(), written row by row. */
 static gboolean
 write_large_raw (void)
 {
   const guint side = 16385;
   g_autofree char *path = large_raw_path ();
-  g_autoptr(TerrainHeightfield) small = make_noise (4097);
+  g_autoptr(TerrainHeightfield) small = bench_make_noise (4097);
   g_autofree guint8 *row = g_new (guint8, side * 2);
   FILE *out = fopen (path, "wb");
 
@@ -160,7 +123,7 @@ load (Source   source,
       break;
     case SOURCE_NOISE:
     default:
-      return make_noise (4097);
+      return bench_make_noise (4097);
     }
   file = g_file_new_for_path (path);
   return terrain_heightfield_load (file, options, NULL, error);
