@@ -67,8 +67,8 @@ spacing_or (const TerrainHeightfieldOptions *options,
 }
 
 /* Exact integer square root of @n, or 0 when @n is not a square. */
-static guint
-exact_sqrt (guint64 n)
+guint
+terrain_exact_sqrt (guint64 n)
 {
   guint64 r = (guint64) sqrt ((double) n);
 
@@ -396,7 +396,7 @@ terrain_heightfield_new_from_raw16 (GBytes                           *bytes,
   h = options->raw_height;
   if (w == 0 && h == 0)
     {
-      w = h = exact_sqrt (samples);
+      w = h = terrain_exact_sqrt (samples);
       if (w == 0)
         {
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
@@ -502,7 +502,7 @@ terrain_heightfield_new_from_hgt (GBytes                           *bytes,
     return NULL;
 
   data = g_bytes_get_data (bytes, &size);
-  side = size % 2 == 0 ? exact_sqrt (size / 2) : 0;
+  side = size % 2 == 0 ? terrain_exact_sqrt (size / 2) : 0;
   if (side == 0 || side > TERRAIN_HEIGHTFIELD_MAX_SIDE)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,

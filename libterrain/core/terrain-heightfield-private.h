@@ -10,6 +10,10 @@
 
 G_BEGIN_DECLS
 
+/* The side of a square of @n samples (terrain-heightfield-io.c): its exact
+ * integer square root, or 0 when @n is not a square. */
+guint terrain_exact_sqrt (guint64 n);
+
 /* How the samples are held. Every kind is read through the same clamped
  * accessors, so a padded view, a decoded 16-bit PNG and a memory-mapped raw
  * file cost no conversion of the whole grid. */

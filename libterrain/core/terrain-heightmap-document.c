@@ -22,6 +22,7 @@
 
 #include "terrain-heightmap-document.h"
 #include "terrain-heightmap-document-private.h"
+#include "terrain-heightfield-private.h"
 #include "terrain-document-private.h"
 #include "terrain-error.h"
 #include "terrain-image-private.h"
@@ -75,18 +76,6 @@ struct _TerrainHeightmapDocument
 
 G_DEFINE_FINAL_TYPE (TerrainHeightmapDocument, terrain_heightmap_document, TERRAIN_TYPE_DOCUMENT)
 
-static guint
-exact_sqrt (guint64 n)
-{
-  guint64 r = (guint64) sqrt ((double) n);
-
-  while (r * r > n)
-    r--;
-  while ((r + 1) * (r + 1) <= n)
-    r++;
-  return r * r == n && r <= G_MAXUINT ? (guint) r : 0;
-}
-
 /* What @data looks like to a heightmap reader: a PNG (greyscale or not, by
  * its IHDR colour type), or a square of 16-bit samples, SRTM-sized or not. */
 HeightmapShape
@@ -106,7 +95,7 @@ terrain_heightmap_shape (const guint8 *data,
     }
   if (size % 2 != 0)
     return HEIGHTMAP_SHAPE_NONE;
-  side = exact_sqrt (size / 2);
+  side = terrain_exact_sqrt (size / 2);
   if (side == TERRAIN_HEIGHTMAP_SRTM3_SIDE || side == TERRAIN_HEIGHTMAP_SRTM1_SIDE)
     return HEIGHTMAP_SHAPE_SRTM;
   if (side >= 2)
@@ -488,7 +477,7 @@ terrain_heightmap_document_parse (TerrainHeightmapDocument  *self,
       ok = read_png (self, bytes, error);
       break;
     case HEIGHTMAP_SHAPE_SRTM:
-      side = exact_sqrt (size / 2);
+      side = terrain_exact_sqrt (size / 2);
       samples = samples_of (bytes, side, "Heightmap", error);
       if (samples == NULL)
         return FALSE;
@@ -498,7 +487,7 @@ terrain_heightmap_document_parse (TerrainHeightmapDocument  *self,
         ok = read_raw16 (self, bytes, side, error);
       break;
     case HEIGHTMAP_SHAPE_SQUARE16:
-      ok = read_raw16 (self, bytes, exact_sqrt (size / 2), error);
+      ok = read_raw16 (self, bytes, terrain_exact_sqrt (size / 2), error);
       break;
     case HEIGHTMAP_SHAPE_NONE:
     default:

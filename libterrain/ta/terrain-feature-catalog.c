@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "terrain-feature-catalog.h"
@@ -162,26 +161,6 @@ terrain_feature_definition_get_value (const TerrainFeatureDefinition *definition
   return g_hash_table_lookup (definition->values, folded);
 }
 
-static gboolean
-parse_int (const char *text,
-           gint64     *value)
-{
-  char *end = NULL;
-  gint64 v;
-
-  if (text == NULL || text[0] == '\0')
-    return FALSE;
-  if (!g_ascii_isdigit (text[0]) && !((text[0] == '-' || text[0] == '+') &&
-                                      g_ascii_isdigit (text[1])))
-    return FALSE;
-  errno = 0;
-  v = g_ascii_strtoll (text, &end, 10);
-  if (errno != 0 || *end != '\0')
-    return FALSE;
-  *value = v;
-  return TRUE;
-}
-
 /**
  * terrain_feature_definition_get_int:
  * @definition: a #TerrainFeatureDefinition
@@ -199,7 +178,7 @@ terrain_feature_definition_get_int (const TerrainFeatureDefinition *definition,
 {
   gint64 value;
 
-  if (!parse_int (terrain_feature_definition_get_value (definition, key), &value))
+  if (!terrain_tdf_parse_int (terrain_feature_definition_get_value (definition, key), &value))
     return fallback;
   return value;
 }
@@ -395,7 +374,8 @@ read_footprint (TerrainFeatureCatalog   *self,
 
   if (text == NULL)
     return 1;
-  if (parse_int (text, &value) && value >= 1 && value <= TERRAIN_FEATURE_MAX_FOOTPRINT)
+  if (terrain_tdf_parse_int (text, &value) &&
+      value >= 1 && value <= TERRAIN_FEATURE_MAX_FOOTPRINT)
     return (guint) value;
 
   {

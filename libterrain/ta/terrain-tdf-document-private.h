@@ -21,6 +21,10 @@ gboolean terrain_tdf_document_parse (TerrainTdfDocument   *self,
  * otherwise read as Windows-1252, the code page TA's tools wrote. */
 char    *terrain_tdf_to_utf8        (const char           *text);
 
+/* A decimal integer: an optional sign, then digits, nothing else. */
+gboolean terrain_tdf_parse_int      (const char           *text,
+                                     gint64               *value);
+
 /*
  * Reading a document without building its tree, for validation: opening
  * checks the text and allocates nothing, and the tree (several times the

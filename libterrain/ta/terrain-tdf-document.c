@@ -1183,10 +1183,11 @@ terrain_tdf_section_get_value (const TerrainTdfSection *section,
   return entry != NULL ? entry->value : NULL;
 }
 
-/* A decimal integer: an optional sign, then digits, nothing else. */
-static gboolean
-parse_int (const char *text,
-           gint64     *value)
+/* A decimal integer: an optional sign, then digits, nothing else (what
+ * TA's own parser accepts as a number). */
+gboolean
+terrain_tdf_parse_int (const char *text,
+                       gint64     *value)
 {
   char *end = NULL;
   gint64 v;
@@ -1224,7 +1225,7 @@ terrain_tdf_section_get_int (const TerrainTdfSection *section,
   g_return_val_if_fail (section != NULL, FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
-  return parse_int (terrain_tdf_section_get_value (section, key), value);
+  return terrain_tdf_parse_int (terrain_tdf_section_get_value (section, key), value);
 }
 
 /**
@@ -2050,7 +2051,7 @@ terrain_tdf_ref_get_int (TerrainTdfDocument  *self,
 {
   g_auto(TerrainTdfText) text = { { 0 }, NULL };
 
-  return parse_int (terrain_tdf_ref_get_value (self, ref, key, &text), value);
+  return terrain_tdf_parse_int (terrain_tdf_ref_get_value (self, ref, key, &text), value);
 }
 
 gint64
