@@ -104,6 +104,7 @@ terrain_editor_window_show_error (TerrainEditorWindow *self,
 
   g_free (self->error_message);
   self->error_message = g_strdup (message);
+  self->showing_palette_error = FALSE;
   gtk_info_bar_set_message_type (self->info_bar, GTK_MESSAGE_ERROR);
   gtk_label_set_text (self->info_label, message);
   gtk_info_bar_set_revealed (self->info_bar, TRUE);
@@ -548,7 +549,17 @@ terrain_editor_window_reload_resources (TerrainEditorWindow *self)
   window_fill_tiles (self);
   update_actions (self);
   if (window_get_app (self) != NULL && terrain_editor_application_get_palette_error (window_get_app (self)) != NULL)
-    terrain_editor_window_show_error (self, terrain_editor_application_get_palette_error (window_get_app (self)));
+    {
+      terrain_editor_window_show_error (self, terrain_editor_application_get_palette_error (window_get_app (self)));
+      self->showing_palette_error = TRUE;
+    }
+  else if (self->showing_palette_error)
+    {
+      /* The palette loads now: its old error goes. */
+      self->showing_palette_error = FALSE;
+      g_clear_pointer (&self->error_message, g_free);
+      gtk_info_bar_set_revealed (self->info_bar, FALSE);
+    }
 }
 
 /* ------------------------------------------------------------------------ */

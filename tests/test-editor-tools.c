@@ -404,6 +404,94 @@ test_save_as_folder (Fixture       *f,
   close_window (window);
 }
 
+static GtkWidget *
+find_buildable (GtkWidget  *widget,
+                const char *id)
+{
+  if (GTK_IS_BUILDABLE (widget) && g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_buildable (c, id);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Preferences palette entry: typing a path loads nothing until it
+ * names a file (then after a short delay) or is activated; a bad path's
+ * error goes once a good one loads, and the view fits the new picture. */
+static void
+test_preferences_palette (Fixture       *f,
+                          gconstpointer  data)
+{
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  TerrainEditorWindow *window;
+  g_autofree char *half = NULL;
+  g_autofree char *bad = g_build_filename (f->dir, "block.tnt", NULL);
+  g_autofree char *value = NULL;
+  GtkWindow *prefs;
+  GtkWidget *entry;
+  double x1, y1;
+
+  g_settings_reset (settings, "palette-path");
+  window = open_shown (f);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  iterate (200);
+  prefs = NULL;
+  entry = NULL;
+  {
+    g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels) && entry == NULL; i++)
+      {
+        g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+        entry = find_buildable (GTK_WIDGET (w), "palette_entry");
+        if (entry != NULL)
+          prefs = w;
+      }
+  }
+  g_assert_nonnull (entry);
+
+  /* Half a path: nothing is loaded, no error. */
+  half = g_strndup (f->palette_path, strlen (f->palette_path) - 4);
+  gtk_editable_set_text (GTK_EDITABLE (entry), half);
+  iterate (600);
+  value = g_settings_get_string (settings, "palette-path");
+  g_assert_cmpstr (value, ==, "");
+  g_clear_pointer (&value, g_free);
+  g_assert_null (terrain_editor_window_get_error_message (window));
+
+  /* A file that is not a palette, activated: its error, on the entry too. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), bad);
+  g_signal_emit_by_name (entry, "activate");
+  iterate (100);
+  g_assert_nonnull (terrain_editor_window_get_error_message (window));
+  g_assert_nonnull (gtk_entry_get_icon_name (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY));
+
+  /* The whole path of the palette: loaded after the delay, errors gone,
+   * the map fitted. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), f->palette_path);
+  iterate (100);
+  g_assert_null (terrain_editor_application_get_palette (app));
+  iterate (700);
+  g_assert_nonnull (terrain_editor_application_get_palette (app));
+  g_assert_null (terrain_editor_application_get_palette_error (app));
+  g_assert_null (terrain_editor_window_get_error_message (window));
+  g_assert_null (gtk_entry_get_icon_name (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY));
+  terrain_editor_map_view_cell_at (map_view (window), gtk_widget_get_width (GTK_WIDGET (map_view (window))),
+                                   gtk_widget_get_height (GTK_WIDGET (map_view (window))), &x1, &y1);
+  g_assert_cmpfloat (x1, >=, MAP_W - 0.01);
+  g_assert_cmpfloat (y1, >=, MAP_H - 0.01);
+  save_screenshot (GTK_WIDGET (prefs), "editor-preferences.png");
+
+  gtk_window_destroy (prefs);
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -427,6 +515,8 @@ main (int    argc,
               fixture_setup, test_close_discard, fixture_teardown);
   g_test_add ("/Terrain/Editor/Tools/save-as-folder", Fixture, NULL,
               fixture_setup, test_save_as_folder, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/preferences-palette", Fixture, NULL,
+              fixture_setup, test_preferences_palette, fixture_teardown);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (app));
