@@ -33,6 +33,8 @@
 # include "ta/terrain-hpi-archive.h"
 # include "ta/terrain-hpi-writer.h"
 # include "ta/terrain-feature-catalog.h"
+# include "ta/terrain-gaf-archive.h"
+# include "ta/terrain-gaf-writer.h"
 # include "atlas/terrain-quadtree.h"
 # include "atlas/terrain-dds.h"
 # include "atlas/terrain-atlas-geometry.h"
