@@ -32,6 +32,7 @@
 # include "ta/terrain-ota-file.h"
 # include "ta/terrain-hpi-archive.h"
 # include "ta/terrain-hpi-writer.h"
+# include "ta/terrain-game-files.h"
 # include "ta/terrain-feature-catalog.h"
 # include "ta/terrain-gaf-archive.h"
 # include "ta/terrain-gaf-writer.h"
