@@ -1178,6 +1178,110 @@ test_empty_model (void)
   g_assert_no_error (error);
 }
 
+/* Issue 19: an asset whose section count is 0 validated clean, and the
+ * string block (the rest of the image, with no section to end it) printed
+ * its binary bytes raw under "strings:". */
+static gboolean
+text_is_printable (const char *text)
+{
+  if (!g_utf8_validate (text, -1, NULL))
+    return FALSE;
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if ((c < 0x20 && c != '\n') || (c >= 0x7F && c <= 0x9F))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+test_no_sections (void)
+{
+  static const guint8 binary[] = { 'o', 'k', 0, 0x01, 0x1B, '[', '3', '1', 'm', 'r', 'e', 'd',
+                                   0x7F, 0xC2, 0x85, 0xFF, 0xFE, 0, 0x90, 0x91, 0x92, 0 };
+  guint32 types[] = { 0x12345678, TERRAIN_MODEL_ASSET_TYPE };
+
+  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+    {
+      g_autoptr(TerrainTestDat1) f = g_new0 (TerrainTestDat1, 1);
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(TerrainDocument) document = NULL;
+      g_autoptr(GPtrArray) issues = NULL;
+      g_autoptr(JsonNode) description = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = NULL;
+      JsonArray *strings;
+      gboolean warned = FALSE;
+
+      f->asset_type = types[t];
+      f->strings = g_byte_array_new ();
+      g_byte_array_append (f->strings, binary, sizeof binary);
+      bytes = terrain_test_dat1_layout (f);
+      document = terrain_document_load_bytes (bytes, NULL, TERRAIN_FORMAT_UNKNOWN, NULL, &error);
+      if (document == NULL)
+        {
+          /* A model needs its sections: refused with a message, never garbage. */
+          g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+          g_assert_true (text_is_printable (error->message));
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpuint (terrain_dat1_get_n_sections (TERRAIN_DAT1 (document)), ==, 0);
+
+      issues = terrain_document_validate (document);
+      for (guint i = 0; i < issues->len; i++)
+        {
+          TerrainIssue *issue = g_ptr_array_index (issues, i);
+
+          if (terrain_issue_get_severity (issue) >= TERRAIN_SEVERITY_WARNING &&
+              terrain_issue_get_offset (issue) == 12 &&
+              strstr (terrain_issue_get_message (issue), "section count is 0") != NULL)
+            warned = TRUE;
+        }
+      g_assert_true (warned);
+
+      description = terrain_document_describe (document);
+      strings = json_object_get_array_member (json_node_get_object (description), "strings");
+      g_assert_cmpuint (json_array_get_length (strings), >=, 2);
+      g_assert_cmpstr (json_array_get_string_element (strings, 0), ==, "ok");
+      g_assert_cmpstr (json_array_get_string_element (strings, 1), ==,
+                       "\\x01\\x1B[31mred\\x7F\\u0085\xEF\xBF\xBD\xEF\xBF\xBD");
+      json = json_to_string (description, FALSE);
+      g_assert_true (text_is_printable (json));
+
+      if (g_getenv ("TERRAIN_CLI") != NULL)
+        {
+          g_autoptr(GError) local_error = NULL;
+          g_autofree char *dir = g_dir_make_tmp ("test-model-empty-XXXXXX", &local_error);
+          g_autofree char *path = g_build_filename (dir, "empty.dat1", NULL);
+
+          g_assert_no_error (local_error);
+          g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                               &local_error);
+          g_assert_no_error (local_error);
+          {
+            g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "info", "empty.dat1",
+                                                                   NULL);
+
+            g_assert_cmpint (r.status, ==, 0);
+            g_assert_true (text_is_printable (r.out));
+            g_assert_nonnull (strstr (r.out, "\\x1B[31mred"));
+          }
+          {
+            g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "validate", "empty.dat1",
+                                                                   NULL);
+
+            g_assert_cmpint (r.status, ==, 1);
+            g_assert_nonnull (strstr (r.out, "section count is 0"));
+          }
+          g_unlink (path);
+          g_rmdir (dir);
+        }
+    }
+}
+
 /* The top view: LOD 0 from above, +X right and −Z up, tinted by height. */
 static void
 test_top_view (void)
@@ -1786,6 +1890,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Model/import-obj", test_import_obj);
   g_test_add_func ("/Terrain/Model/resize-section", test_resize_section);
   g_test_add_func ("/Terrain/Model/empty", test_empty_model);
+  g_test_add_func ("/Terrain/Model/no-sections", test_no_sections);
   g_test_add_func ("/Terrain/Model/export-glb", test_export_glb);
   g_test_add_func ("/Terrain/Model/gltf-validator", test_gltf_validator);
   g_test_add_func ("/Terrain/Model/mutations", test_mutations);

@@ -662,14 +662,16 @@ terrain_document_validate (TerrainDocument *self)
  * Summarises the document as a JSON object: format, header fields, counts
  * and sizes. `terrain info` prints it. A float field that holds NaN or an
  * infinity, which JSON cannot express, is null; bytes of a string that are
- * not UTF-8 (names in a legacy code page) are U+FFFD.
+ * not UTF-8 (names in a legacy code page) are U+FFFD, and control characters
+ * are escaped as `\xNN` (C0 and DEL) or `\u00NN` (C1), so that every string is
+ * printable text.
  *
  * Returns: (transfer full): a JSON object node
  */
 /* JSON has no NaN or infinity (json-glib would print "-nan.0") and its
  * strings are UTF-8, but a float field of a corrupt file can hold either and
  * names in legacy archives are in any code page: non-finite numbers become
- * null, invalid UTF-8 sequences U+FFFD. */
+ * null, invalid UTF-8 sequences U+FFFD, control bytes escapes. */
 static void
 make_json_safe (JsonNode *node)
 {
@@ -698,9 +700,9 @@ make_json_safe (JsonNode *node)
           !isfinite (json_node_get_double (node)))
         json_node_init_null (node);
       else if (json_node_get_value_type (node) == G_TYPE_STRING &&
-               !g_utf8_validate (json_node_get_string (node), -1, NULL))
+               !terrain_utf8_is_printable (json_node_get_string (node)))
         {
-          g_autofree char *valid = g_utf8_make_valid (json_node_get_string (node), -1);
+          g_autofree char *valid = terrain_utf8_make_printable (json_node_get_string (node));
 
           json_node_set_string (node, valid);
         }

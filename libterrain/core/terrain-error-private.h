@@ -9,6 +9,8 @@
 
 G_BEGIN_DECLS
 
-void terrain_error_ensure_utf8 (GError **error);
+void      terrain_error_ensure_utf8      (GError     **error);
+char     *terrain_utf8_make_printable    (const char  *text);
+gboolean  terrain_utf8_is_printable      (const char  *text);
 
 G_END_DECLS

@@ -13,19 +13,17 @@
 #include "terrain-heightfield-private.h"
 #include "terrain-error.h"
 #include "terrain-io.h"
-#include "ta/terrain-tnt-map.h"
-#include "torque/terrain-ter-file.h"
+#include "terrain-format-private.h"
 
 /* SRTM void marker (big-endian S16). */
 #define HGT_VOID (-32768)
 
 /* Default spacings: SRTM3 and SRTM1 tiles are 3 and 1 arc-seconds, about 90
- * and 30 m; a TA attribute cell is 16 pixels. */
+ * and 30 m. */
 #define HGT_SRTM3_SIDE    1201
 #define HGT_SRTM1_SIDE    3601
 #define HGT_SRTM3_SPACING 90.0
 #define HGT_SRTM1_SPACING 30.0
-#define TNT_CELL_SPACING  16.0
 
 static const TerrainHeightfieldOptions *
 options_or_default (const TerrainHeightfieldOptions *options,
@@ -171,12 +169,12 @@ terrain_heightfield_fill_voids (gfloat       *samples,
   return TRUE;
 }
 
-static TerrainHeightfield *
-new_float_field (guint                             width,
-                 guint                             height,
-                 const TerrainHeightfieldOptions  *options,
-                 gdouble                           default_spacing,
-                 GError                          **error)
+TerrainHeightfield *
+terrain_heightfield_new_for_source (guint                             width,
+                                    guint                             height,
+                                    const TerrainHeightfieldOptions  *options,
+                                    gdouble                           default_spacing,
+                                    GError                          **error)
 {
   return terrain_heightfield_new (width, height, spacing_or (options, default_spacing), error);
 }
@@ -294,7 +292,7 @@ terrain_heightfield_new_from_image (TerrainImage                     *image,
                                                   spacing_or (options, 1.0));
     }
 
-  field = new_float_field (w, h, options, 1.0, error);
+  field = terrain_heightfield_new_for_source (w, h, options, 1.0, error);
   if (field == NULL)
     return NULL;
   out = terrain_heightfield_get_data (field, NULL);
@@ -443,7 +441,7 @@ terrain_heightfield_new_from_raw16 (GBytes                           *bytes,
                                                 spacing_or (options, 1.0));
 
   {
-    g_autoptr(TerrainHeightfield) field = new_float_field (w, h, options, 1.0, error);
+    g_autoptr(TerrainHeightfield) field = terrain_heightfield_new_for_source (w, h, options, 1.0, error);
     g_autofree guint8 *mask = NULL;
     gfloat *out;
 
@@ -529,7 +527,7 @@ terrain_heightfield_new_from_hgt (GBytes                           *bytes,
                                                 spacing_or (options, spacing));
   any_void = FALSE;
 
-  field = new_float_field (side, side, options, spacing, error);
+  field = terrain_heightfield_new_for_source (side, side, options, spacing, error);
   if (field == NULL)
     return NULL;
   out = terrain_heightfield_get_data (field, NULL);
@@ -552,9 +550,9 @@ terrain_heightfield_new_from_hgt (GBytes                           *bytes,
   return g_steal_pointer (&field);
 }
 
-static void
-apply_scale (TerrainHeightfield              *field,
-             const TerrainHeightfieldOptions *options)
+void
+terrain_heightfield_apply_vertical (TerrainHeightfield              *field,
+                                    const TerrainHeightfieldOptions *options)
 {
   gsize n = 0;
   gfloat *data = terrain_heightfield_get_data (field, &n);
@@ -565,45 +563,62 @@ apply_scale (TerrainHeightfield              *field,
     data[i] = (gfloat) (data[i] * options->vertical_scale + options->vertical_offset);
 }
 
-static TerrainHeightfield *
-from_tnt (GBytes                           *bytes,
-          const TerrainHeightfieldOptions  *options,
-          GError                          **error)
+/* Walks every family's height sources; stops when @func returns TRUE. */
+static const TerrainHeightSourceInfo *
+find_source (gboolean (*func) (const TerrainHeightSourceInfo *info, gconstpointer data),
+             gconstpointer data)
 {
-  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new_from_bytes (bytes, NULL, error);
-  g_autoptr(TerrainHeightfield) field = NULL;
-  gfloat *out;
-  guint w, h;
+  for (guint f = 0; terrain_format_families[f] != NULL; f++)
+    {
+      const TerrainFormatFamily *family = terrain_format_families[f];
 
-  if (map == NULL)
-    return NULL;
-  w = terrain_tnt_map_get_width (map);
-  h = terrain_tnt_map_get_height (map);
-  field = new_float_field (w, h, options, TNT_CELL_SPACING, error);
-  if (field == NULL)
-    return NULL;
-  out = terrain_heightfield_get_data (field, NULL);
-  for (guint y = 0; y < h; y++)
-    for (guint x = 0; x < w; x++)
-      out[(gsize) y * w + x] = terrain_tnt_map_get_cell_height (map, x, y);
-  apply_scale (field, options);
-  return g_steal_pointer (&field);
+      for (guint i = 0; i < family->n_height_sources; i++)
+        if (func (&family->height_sources[i], data))
+          return &family->height_sources[i];
+    }
+  return NULL;
 }
 
-static TerrainHeightfield *
-from_ter (GBytes                           *bytes,
-          const TerrainHeightfieldOptions  *options,
-          GError                          **error)
+typedef struct
 {
-  g_autoptr(TerrainTerFile) ter = terrain_ter_file_new_from_bytes (bytes, NULL, error);
-  TerrainHeightfield *field;
+  const guint8 *data;
+  gsize size;
+} SourceBytes;
 
-  if (ter == NULL)
-    return NULL;
-  field = terrain_ter_file_to_heightfield (ter, options->spacing, error);
-  if (field != NULL)
-    apply_scale (field, options);
-  return field;
+static gboolean
+source_matches (const TerrainHeightSourceInfo *info,
+                gconstpointer                  data)
+{
+  const SourceBytes *bytes = data;
+
+  return info->match != NULL && info->match (bytes->data, bytes->size);
+}
+
+static gboolean
+source_has_extension (const TerrainHeightSourceInfo *info,
+                      gconstpointer                  data)
+{
+  for (guint i = 0; info->extensions != NULL && info->extensions[i] != NULL; i++)
+    if (g_ascii_strcasecmp (info->extensions[i], data) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+source_has_name (const TerrainHeightSourceInfo *info,
+                 gconstpointer                  data)
+{
+  for (guint i = 0; info->names != NULL && info->names[i] != NULL; i++)
+    if (g_ascii_strcasecmp (info->names[i], data) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+source_has_format (const TerrainHeightSourceInfo *info,
+                   gconstpointer                  data)
+{
+  return info->format == *(const TerrainHeightmapFormat *) data;
 }
 
 /**
@@ -621,32 +636,22 @@ TerrainHeightmapFormat
 terrain_heightmap_format_detect (GBytes     *bytes,
                                  const char *filename)
 {
-  static const guint8 png_magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-  static const struct { const char *extension; TerrainHeightmapFormat format; } extensions[] = {
-    { "png", TERRAIN_HEIGHTMAP_GRAY },
-    { "hgt", TERRAIN_HEIGHTMAP_HGT },
-    { "raw", TERRAIN_HEIGHTMAP_RAW16 },
-    { "r16", TERRAIN_HEIGHTMAP_RAW16 },
-    { "r16le", TERRAIN_HEIGHTMAP_RAW16 },
-    { "ter", TERRAIN_HEIGHTMAP_TER },
-    { "tnt", TERRAIN_HEIGHTMAP_TNT },
-  };
+  const TerrainHeightSourceInfo *info;
   const char *dot;
 
   if (bytes != NULL)
     {
-      gsize size = 0;
-      const guint8 *data = g_bytes_get_data (bytes, &size);
+      SourceBytes data = { NULL, 0 };
 
-      if (size >= sizeof png_magic && memcmp (data, png_magic, sizeof png_magic) == 0)
-        return TERRAIN_HEIGHTMAP_GRAY;
+      data.data = g_bytes_get_data (bytes, &data.size);
+      if (data.data != NULL && (info = find_source (source_matches, &data)) != NULL)
+        return info->format;
     }
 
   dot = filename != NULL ? strrchr (filename, '.') : NULL;
-  if (dot != NULL && strchr (dot, G_DIR_SEPARATOR) == NULL)
-    for (guint i = 0; i < G_N_ELEMENTS (extensions); i++)
-      if (g_ascii_strcasecmp (dot + 1, extensions[i].extension) == 0)
-        return extensions[i].format;
+  if (dot != NULL && strchr (dot, G_DIR_SEPARATOR) == NULL &&
+      (info = find_source (source_has_extension, dot + 1)) != NULL)
+    return info->format;
 
   return TERRAIN_HEIGHTMAP_AUTO;
 }
@@ -665,28 +670,12 @@ terrain_heightmap_format_detect (GBytes     *bytes,
 TerrainHeightmapFormat
 terrain_heightmap_format_from_name (const char *name)
 {
-  static const struct { const char *name; TerrainHeightmapFormat format; } names[] = {
-    { "gray", TERRAIN_HEIGHTMAP_GRAY },
-    { "grey", TERRAIN_HEIGHTMAP_GRAY },
-    { "png", TERRAIN_HEIGHTMAP_GRAY },
-    { "terrain-rgb", TERRAIN_HEIGHTMAP_TERRAIN_RGB },
-    { "mapbox", TERRAIN_HEIGHTMAP_TERRAIN_RGB },
-    { "terrarium", TERRAIN_HEIGHTMAP_TERRARIUM },
-    { "raw16", TERRAIN_HEIGHTMAP_RAW16 },
-    { "raw", TERRAIN_HEIGHTMAP_RAW16 },
-    { "r16", TERRAIN_HEIGHTMAP_RAW16 },
-    { "hgt", TERRAIN_HEIGHTMAP_HGT },
-    { "srtm", TERRAIN_HEIGHTMAP_HGT },
-    { "ter", TERRAIN_HEIGHTMAP_TER },
-    { "tnt", TERRAIN_HEIGHTMAP_TNT },
-  };
+  const TerrainHeightSourceInfo *info;
 
   g_return_val_if_fail (name != NULL, TERRAIN_HEIGHTMAP_AUTO);
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (g_ascii_strcasecmp (name, names[i].name) == 0)
-      return names[i].format;
-  return TERRAIN_HEIGHTMAP_AUTO;
+  info = find_source (source_has_name, name);
+  return info != NULL ? info->format : TERRAIN_HEIGHTMAP_AUTO;
 }
 
 /**
@@ -713,6 +702,7 @@ terrain_heightfield_new_from_bytes (GBytes                           *bytes,
                                     GError                          **error)
 {
   TerrainHeightfieldOptions defaults;
+  const TerrainHeightSourceInfo *info;
   TerrainHeightmapFormat format;
 
   g_return_val_if_fail (bytes != NULL, NULL);
@@ -725,33 +715,25 @@ terrain_heightfield_new_from_bytes (GBytes                           *bytes,
   if (format == TERRAIN_HEIGHTMAP_AUTO)
     format = terrain_heightmap_format_detect (bytes, filename);
 
-  switch (format)
+  info = format != TERRAIN_HEIGHTMAP_AUTO ? find_source (source_has_format, &format) : NULL;
+  if (info == NULL)
     {
-    case TERRAIN_HEIGHTMAP_GRAY:
-    case TERRAIN_HEIGHTMAP_TERRAIN_RGB:
-    case TERRAIN_HEIGHTMAP_TERRARIUM:
-      {
-        g_autoptr(TerrainImage) image = terrain_image_load_png_bytes (bytes, error);
+      g_autoptr(GString) known = g_string_new (NULL);
 
-        if (image == NULL)
-          return NULL;
-        return terrain_heightfield_new_from_image (image, format, options, error);
-      }
-    case TERRAIN_HEIGHTMAP_RAW16:
-      return terrain_heightfield_new_from_raw16 (bytes, options, error);
-    case TERRAIN_HEIGHTMAP_HGT:
-      return terrain_heightfield_new_from_hgt (bytes, options, error);
-    case TERRAIN_HEIGHTMAP_TER:
-      return from_ter (bytes, options, error);
-    case TERRAIN_HEIGHTMAP_TNT:
-      return from_tnt (bytes, options, error);
-    case TERRAIN_HEIGHTMAP_AUTO:
-    default:
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT,
-                           "Heightmap: not a source libterrain recognises (PNG, .raw/.r16, "
-                           ".hgt, .ter, .tnt); name the format");
+      for (guint f = 0; terrain_format_families[f] != NULL; f++)
+        for (guint i = 0; i < terrain_format_families[f]->n_height_sources; i++)
+          {
+            const char * const *extensions = terrain_format_families[f]->height_sources[i].extensions;
+
+            for (guint e = 0; extensions != NULL && extensions[e] != NULL; e++)
+              g_string_append_printf (known, "%s.%s", known->len > 0 ? ", " : "", extensions[e]);
+          }
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT,
+                   "Heightmap: not a source libterrain recognises (%s); name the format",
+                   known->str);
       return NULL;
     }
+  return info->read (bytes, options, error);
 }
 
 /**

@@ -91,4 +91,16 @@ gboolean terrain_heightfield_fill_voids (gfloat       *samples,
                                          guint         height,
                                          const guint8 *void_mask);
 
+/* For height sources (terrain-format-private.h): a float grid of @width x
+ * @height whose spacing is the options' or, when they give none,
+ * @default_spacing; and the options' vertical scale and offset applied to
+ * a float grid's samples. */
+TerrainHeightfield *terrain_heightfield_new_for_source (guint                             width,
+                                                        guint                             height,
+                                                        const TerrainHeightfieldOptions  *options,
+                                                        gdouble                           default_spacing,
+                                                        GError                          **error);
+void                terrain_heightfield_apply_vertical (TerrainHeightfield               *field,
+                                                        const TerrainHeightfieldOptions  *options);
+
 G_END_DECLS

@@ -1611,6 +1611,13 @@ terrain_dat1_validate (TerrainDocument *document)
                                         G_GSIZE_FORMAT " (the bytes after it are kept)",
                                         priv->declared_size, priv->image_size));
 
+  if (priv->n_sections == 0)
+    g_ptr_array_add (issues,
+                     terrain_issue_new (TERRAIN_SEVERITY_WARNING, header,
+                                        base + OFF_SECTION_COUNT, -1,
+                                        "the section count is 0: the asset holds no sections, "
+                                        "so the game has nothing to load from it"));
+
   for (guint i = 0; i < priv->n_sections; i++)
     {
       const Dat1Section *section = &priv->sections[i];
