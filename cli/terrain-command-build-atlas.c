@@ -136,8 +136,58 @@ terrain_cli_load_heightfield (const char *command,
 
   field = terrain_heightfield_load (file, options, NULL, &error);
   if (field == NULL)
-    terrain_cli_error (NULL, error);
+    {
+      terrain_cli_error (NULL, error);
+      return NULL;
+    }
+  {
+    gfloat lo, hi;
+
+    terrain_heightfield_get_range (field, &lo, &hi);
+    if (!isfinite (lo) || !isfinite (hi))
+      {
+        g_autofree char *message =
+          g_strdup_printf (_("--vertical-scale=%g and --vertical-offset=%g take %s beyond "
+                             "what a 32-bit float holds"), heightmap.vertical_scale,
+                           heightmap.vertical_offset, path);
+        terrain_cli_usage_error (command, message);
+        *usage = TRUE;
+        g_object_unref (field);
+        return NULL;
+      }
+  }
   return field;
+}
+
+/* The builder's limits (TERRAIN_ATLAS_BUILDER_MAX_COORDINATE), checked here
+ * too so that the message names the option that broke them. */
+static gboolean
+check_build_ranges (TerrainHeightfield *field,
+                    gdouble             error_metres)
+{
+  const gdouble limit = TERRAIN_ATLAS_BUILDER_MAX_COORDINATE;
+  guint side = MAX (terrain_heightfield_get_width (field),
+                    terrain_heightfield_get_height (field));
+  gdouble spacing = terrain_heightfield_get_spacing (field);
+  g_autofree char *message = NULL;
+  gfloat lo, hi;
+
+  terrain_heightfield_get_range (field, &lo, &hi);
+  if (fabs (lo) > limit || fabs (hi) > limit)
+    message = g_strdup_printf (_("--vertical-scale=%g and --vertical-offset=%g make heights "
+                                 "from %g to %g m; an Atlas holds ±%g m"),
+                               heightmap.vertical_scale, heightmap.vertical_offset,
+                               (gdouble) lo, (gdouble) hi, limit);
+  else if (spacing * 2.0 * side > limit)
+    message = g_strdup_printf (_("--spacing=%g over %u samples spans more than the ±%g m an "
+                                 "Atlas holds"), spacing, side, limit);
+  else if (error_metres * 65536.0 > limit)
+    message = g_strdup_printf (_("--error=%g, doubled for each of up to 16 levels, is more "
+                                 "than the %g m an Atlas holds"), error_metres, limit);
+  if (message == NULL)
+    return TRUE;
+  terrain_cli_usage_error ("build-atlas", message);
+  return FALSE;
 }
 
 /* ------------------------------------------------------------------------
@@ -180,7 +230,7 @@ terrain_command_build_atlas (int    argc,
       N_("Geometry tree depth, 1 to 15 (default: from the chunk size)"), N_("N") },
     { "chunk-size", 0, 0, G_OPTION_ARG_INT, &chunk_size,
       N_("Leaf chunk side in cells (default 128 above 1024 samples, else 64)"), N_("N") },
-    { "texture", 't', 0, G_OPTION_ARG_FILENAME, &texture_path,
+    { "texture", 0, 0, G_OPTION_ARG_FILENAME, &texture_path,
       N_("Texture of the whole terrain, PNG or JPEG, north up"), N_("IMG") },
     { "texture-tiles", 0, 0, G_OPTION_ARG_FILENAME, &tiles_pattern,
       N_("Texture as a grid of tiles; {x} and {y} in the path are the tile column and row"),
@@ -189,7 +239,7 @@ terrain_command_build_atlas (int    argc,
       N_("Size of the --texture-tiles grid"), N_("COLUMNSxROWS") },
     { "texture-format", 0, 0, G_OPTION_ARG_STRING, &texture_format,
       N_("Texture tile encoding: jpeg (default) or png"), N_("ENCODING") },
-    { "quality", 'q', 0, G_OPTION_ARG_INT, &quality,
+    { "quality", 0, 0, G_OPTION_ARG_INT, &quality,
       N_("JPEG quality, 1 to 100 (default 90)"), N_("Q") },
     { "tile-size", 0, 0, G_OPTION_ARG_INT, &tile_size,
       N_("Texture tile side in pixels, a power of two (default 256)"), N_("N") },
@@ -219,7 +269,7 @@ terrain_command_build_atlas (int    argc,
       N_("Worker threads (default: one per processor)"), N_("N") },
     { "measure-error", 0, 0, G_OPTION_ARG_NONE, &measure,
       N_("Measure the finest level's largest error against every sample"), NULL },
-    { "quiet", 0, 0, G_OPTION_ARG_NONE, &quiet,
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
       N_("Print nothing but errors"), NULL },
     { NULL }
   };
@@ -311,6 +361,9 @@ terrain_command_build_atlas (int    argc,
   field = terrain_cli_load_heightfield ("build-atlas", argv[1], &usage);
   if (field == NULL)
     return usage ? TERRAIN_EXIT_USAGE : TERRAIN_EXIT_ERROR;
+
+  if (!check_build_ranges (field, error_metres))
+    return TERRAIN_EXIT_USAGE;
 
   builder = terrain_atlas_builder_new (field);
   terrain_atlas_builder_set_fit (builder, fit);

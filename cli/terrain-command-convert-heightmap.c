@@ -25,7 +25,7 @@ terrain_command_convert_heightmap (int    argc,
       N_("Metres of output value 0 (default: 0, or the lowest height)"), N_("O") },
     { "chunkable", 0, 0, G_OPTION_ARG_NONE, &fit_grid,
       N_("Pad or resample (see --fit) to a square 2^N+1 grid, as TGEA's raw input needs"), NULL },
-    { "quiet", 0, 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing but errors"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing but errors"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =

@@ -309,7 +309,7 @@ insomniac_export_node (int    argc,
 {
   g_autofree char *chunks_dir = NULL;
   const GOptionEntry entries[] = {
-    { "chunks", 'c', 0, G_OPTION_ARG_FILENAME, &chunks_dir,
+    { "chunks", 0, 0, G_OPTION_ARG_FILENAME, &chunks_dir,
       N_("Folder holding a layer's chunks as IDENTITY.tnlc (default: the layer's folder)"),
       N_("DIR") },
     { NULL }

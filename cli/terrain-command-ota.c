@@ -132,7 +132,7 @@ ota_set (int    argc,
   int schema = 0;
   gboolean dry_run = FALSE;
   const GOptionEntry entries[] = {
-    { "start", 's', 0, G_OPTION_ARG_STRING_ARRAY, &starts,
+    { "start", 0, 0, G_OPTION_ARG_STRING_ARRAY, &starts,
       N_("Move start position N to X, Z pixels (added if missing); repeatable"), N_("N:X,Z") },
     { "schema", 0, 0, G_OPTION_ARG_INT, &schema,
       N_("Schema of the start positions (default 0)"), N_("S") },

@@ -33,7 +33,8 @@ static const TerrainCliCommand commands[] = {
     terrain_command_insomniac },
   { "hpi", N_("HPI archives: list, extract, pack"), terrain_command_hpi },
   { "ota", N_("Map descriptions (.ota): show, set"), terrain_command_ota },
-  { "tnt", N_("Edit TA maps: features, heights, void, resize, images, minimap, stamp"),
+  { "tnt", N_("Edit TA maps: features, heights, void, paint, resize, import-image, "
+       "import-heightmap, minimap, stamp"),
     terrain_command_tnt },
 };
 

@@ -91,11 +91,49 @@ for path, result in walk([]):
     if not subcommands(result.stdout):
         check(f"/Terrain/Cli/help-exit-status/{name}", "Exit status" in result.stdout)
 
-check("/Terrain/Cli/found-commands", len(paths) > 20, f"{len(paths)} commands")
-
-# The user guide covers every command.
 with open(GUIDE, encoding="utf-8") as f:
     guide = f.read()
+
+check("/Terrain/Cli/found-commands", len(paths) > 20, f"{len(paths)} commands")
+
+# One option vocabulary: a short option means the same long option in every
+# command, and a long option that has a short one has it everywhere (so -q is
+# --quiet wherever there is a --quiet). `--version` is exempt: GLib's program
+# version everywhere, but `convert -V` names the resource version it writes.
+OPTION_LINE = re.compile(r"^\s+(?:-(\w), )?--([\w-]+)", re.M)
+short_users, long_shorts = {}, {}
+for path in paths:
+    help_all = run(*path, "--help-all").stdout
+    for short, long in OPTION_LINE.findall(help_all):
+        if short:
+            short_users.setdefault(short, {}).setdefault(long, []).append(" ".join(path))
+        long_shorts.setdefault(long, {}).setdefault(short, []).append(" ".join(path))
+for short, longs in sorted(short_users.items()):
+    check(f"/Terrain/Cli/short-option/-{short}", len(longs) == 1,
+          "; ".join(f"--{long} in {', '.join(users)}" for long, users in longs.items()))
+for long, shorts in sorted(long_shorts.items()):
+    if long == "version" or not any(shorts):
+        continue
+    check(f"/Terrain/Cli/short-option-everywhere/--{long}", len(shorts) == 1,
+          "; ".join(f"-{s or '(none)'} in {', '.join(users)}" for s, users in shorts.items()))
+# The guide lists the short options with their meaning.
+for short, longs in sorted(short_users.items()):
+    long = next(iter(longs))
+    check(f"/Terrain/Cli/short-option-documented/-{short}",
+          f"`-{short}`, `--{long}" in guide, f"docs/cli.md does not list `-{short}`, `--{long}`")
+
+# A command summary that lists its subcommands ("Edit TA maps: features,
+# heights, …") lists exactly the ones that exist.
+for line in top.stdout.splitlines():
+    match = re.match(r"^  (\S+)\s+.*?: ([a-z0-9-]+(?:, [a-z0-9-]+)+)$", line)
+    if not match or [match.group(1)] not in paths:
+        continue
+    listed = match.group(2).split(", ")
+    actual = subcommands(run(match.group(1), "--help").stdout)
+    check(f"/Terrain/Cli/summary-lists-subcommands/{match.group(1)}",
+          sorted(listed) == sorted(actual), f"summary lists {listed}; commands are {actual}")
+
+# The user guide covers every command.
 for path in paths:
     name = " ".join(path)
     check(f"/Terrain/Cli/documented/{name}", f"terrain {name}" in guide,

@@ -1190,6 +1190,45 @@ choose_depth (BuildState  *state,
   return TRUE;
 }
 
+/* Every float the builder writes derives from the heights, the spacing
+ * times the grid side, and the error threshold doubled once a level: each
+ * within TERRAIN_ATLAS_BUILDER_MAX_COORDINATE keeps them all finite. */
+static gboolean
+check_ranges (TerrainAtlasBuilder  *self,
+              GError              **error)
+{
+  const gdouble limit = TERRAIN_ATLAS_BUILDER_MAX_COORDINATE;
+  gdouble spacing = terrain_heightfield_get_spacing (self->heightfield);
+  guint side = MAX (terrain_heightfield_get_width (self->heightfield),
+                    terrain_heightfield_get_height (self->heightfield));
+  gfloat lo, hi;
+
+  terrain_heightfield_get_range (self->heightfield, &lo, &hi);
+  if (!isfinite (lo) || !isfinite (hi) || fabs (lo) > limit || fabs (hi) > limit)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE,
+                   "Atlas builder: heights from %g to %g m are beyond the ±%g m an Atlas "
+                   "holds (check the vertical scale and offset)", (gdouble) lo, (gdouble) hi,
+                   limit);
+      return FALSE;
+    }
+  if (!isfinite (spacing) || spacing <= 0.0 || spacing * 2.0 * side > limit)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE,
+                   "Atlas builder: a sample spacing of %g m over %u samples is beyond the "
+                   "±%g m an Atlas holds", spacing, side, limit);
+      return FALSE;
+    }
+  if (self->error * 65536.0 > limit)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE,
+                   "Atlas builder: an error threshold of %g m, doubled for each of up to 16 "
+                   "levels, is beyond the %g m an Atlas holds", self->error, limit);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 run_build (TerrainAtlasBuilder  *self,
            GFile                *file,
@@ -1214,6 +1253,8 @@ run_build (TerrainAtlasBuilder  *self,
       return FALSE;
     }
 
+  if (!check_ranges (self, error))
+    return FALSE;
   field = terrain_heightfield_fit (self->heightfield, self->fit, error);
   if (field == NULL)
     return FALSE;

@@ -56,6 +56,18 @@ G_BEGIN_DECLS
 #define TERRAIN_ATLAS_BUILDER_MAX_SOURCE_IMAGES 4
 
 /**
+ * TERRAIN_ATLAS_BUILDER_MAX_COORDINATE:
+ *
+ * Largest magnitude, in metres, of any height, horizontal extent or error
+ * threshold the builder accepts. Atlas files store bounds, vertex offsets
+ * and quantisation steps as 32-bit floats; keeping every input within
+ * 10^30 m (a float reaches 3.4 × 10^38) leaves room for the sums, spans
+ * and per-level error doublings the builder computes, so that every float
+ * it writes is finite.
+ */
+#define TERRAIN_ATLAS_BUILDER_MAX_COORDINATE 1e30
+
+/**
  * TerrainAtlasTerrainType:
  * @TERRAIN_ATLAS_TERRAIN_UNIQUE: one texture over the whole terrain: a
  *   geometry TOC, a texture TOC and a config TOC with `type=unique`,
