@@ -48,171 +48,19 @@
  * adds the chunks' bounds as lines, terrain_editor_atlas_renderer_get_
  * drawn_boxes()); the palette is Okabe and Ito's, which stays distinct for
  * the common colour-vision deficiencies.
+ *
+ * This file holds the geometry helpers, the TOCs, the public API and
+ * drawing; terrain-editor-atlas-renderer-cache.c decodes chunks and tiles
+ * into the caches and -select.c chooses what a frame draws
+ * (terrain-editor-atlas-renderer-private.h).
  */
 
 #include "config.h"
 
-#include "terrain-editor-atlas-renderer.h"
+#include "terrain-editor-atlas-renderer-private.h"
 
 #include <math.h>
 #include <string.h>
-
-#define TAU_PIXELS 2.0
-#define TEXEL_PIXELS 1.5
-#define DEFAULT_GEOMETRY_BUDGET ((gsize) 96 << 20)
-#define DEFAULT_TEXTURE_BUDGET ((gsize) 160 << 20)
-#define DEFAULT_TILE_PIXELS 256
-#define MAX_ROUNDS 64
-#define MAX_LEVELS 32
-/* Camera heights come from the chunks of the first levels, rasterised. */
-#define HEIGHT_GRID_SIDE 257
-#define HEIGHT_GRID_LEVELS 3
-/* position (3), position morph (3), texture coordinate and its morph (4),
- * normal (3) */
-#define FLOATS_PER_VERTEX 13
-/* How much of a chunk's colour the level tint replaces. */
-#define LEVEL_TINT 0.85f
-
-enum {
-  STATE_UNLOADED,
-  STATE_RESIDENT,
-  STATE_ABSENT,      /* no stub or no chunk in the file */
-  STATE_FAILED,      /* did not decode */
-};
-
-typedef enum {
-  LOAD_OK,
-  LOAD_FAILED,
-  LOAD_NO_ROOM,
-} LoadResult;
-
-typedef struct _Node Node;
-typedef struct _Chunk Chunk;
-
-struct _Node
-{
-  Node    *parent;
-  Node    *children;     /* four, made when first needed */
-  Chunk   *chunk;
-  gint64   stub;
-  guint32  length;       /* of the chunk's frame: a size estimate */
-  guint32  x;
-  guint32  y;
-  guint8   level;
-  guint8   state;
-  gboolean have_tc;
-  float    box[6];       /* map space: min x, y, z, max x, y, z */
-  float    morph_error;  /* largest |height morph| of the chunk, < 0: unknown */
-  float    tc_min[2];
-  float    tc_max[2];
-  guint64  requested;    /* selection round of the last request */
-};
-
-struct _Chunk
-{
-  GList    link;         /* in the geometry LRU, data = the chunk */
-  Node    *node;
-  GLuint   vao;
-  GLuint   vbo;
-  GLuint   ibo;
-  GLsizei  n_indices;
-  guint    n_surface_triangles;
-  gsize    bytes;
-  guint64  used;
-};
-
-typedef struct
-{
-  GList    link;         /* in the texture LRU while resident */
-  gint64   stub;
-  guint32  x;
-  guint32  y;
-  guint8   level;
-  guint8   state;
-  GLuint   texture;
-  gsize    bytes;
-  guint64  used;
-  guint64  requested;
-} Tile;
-
-typedef struct
-{
-  Node    *node;
-  Tile    *tile;
-  double   dist;
-  float    morph;
-} DrawItem;
-
-typedef struct
-{
-  Node    *node;         /* a geometry request, or */
-  Tile    *tile;         /* a texture one */
-  guint    level;
-  double   dist;
-} Request;
-
-struct _TerrainEditorAtlasRenderer
-{
-  TerrainAtlasFile *file;
-  TerrainAtlasToc  *geometry_toc;
-  guint             geometry_slot;
-  guint             geometry_depth;
-  guint32           geometry_version;
-  TerrainAtlasToc  *texture_toc;
-  guint             texture_slot;
-  guint             texture_depth;
-  gulong            geometry_handler;
-  gulong            texture_handler;
-  GFunc             changed_func;
-  gpointer          changed_data;
-
-  /* Map space: x = X − origin_x, y = Z, z = origin_y − Y (rows run south,
-   * like the 2D view's pictures). */
-  double            origin_x;
-  double            origin_y;
-  double            extent_x;
-  double            extent_y;
-  double            z_min;
-  double            z_max;
-  float            *height_grid;
-
-  Node             *root;
-  GQueue            chunk_lru;
-  GQueue            tile_lru;
-  GHashTable       *tiles;        /* texture stub → Tile */
-  gsize             geometry_bytes;
-  gsize             texture_bytes;
-  gsize             geometry_budget;
-  gsize             texture_budget;
-  guint             n_chunks;
-  guint             n_tiles;
-  guint             n_failed;
-  float             level_morph[MAX_LEVELS];
-  double            prior_error;
-  guint             tile_pixels;
-
-  guint64           frame;
-  guint64           round;
-  GArray           *draw_list;
-  GArray           *requests;
-  GArray           *dead_buffers;
-  GArray           *dead_arrays;
-  GArray           *dead_textures;
-
-  GLuint            program;
-  GLint             max_texture_size;
-  GLint             u_mvp;
-  GLint             u_morph;
-  GLint             u_tile;
-  GLint             u_textured;
-  GLint             u_texture;
-  GLint             u_light;
-  GLint             u_height_range;
-  GLint             u_tint;
-  gboolean          show_levels;
-
-  TerrainEditorAtlasStats stats;
-};
 
 /* ------------------------------------------------------------------------
  * Geometry helpers
@@ -267,15 +115,15 @@ terrain_editor_box_visible (const float *m,
 }
 
 /* @box: min x, y, z, then max. */
-static gboolean
-box_visible (const float *m,
+gboolean
+atlas_renderer_box_visible (const float *m,
              const float *box)
 {
   return terrain_editor_box_visible (m, box[0], box[1], box[2], box[3], box[4], box[5]);
 }
 
-static double
-box_distance (const float  *box,
+double
+atlas_renderer_box_distance (const float  *box,
               const double *eye)
 {
   double dx = MAX (MAX (box[0] - eye[0], 0), eye[0] - box[3]);
@@ -349,8 +197,8 @@ ray_triangle (const double *o,
   return *t >= 0;
 }
 
-static gboolean
-box_is_sane (const TerrainAtlasBox *b)
+gboolean
+atlas_renderer_box_is_sane (const TerrainAtlasBox *b)
 {
   for (int i = 0; i < 3; i++)
     if (!isfinite (b->min[i]) || !isfinite (b->max[i]) || b->min[i] > b->max[i])
@@ -359,8 +207,8 @@ box_is_sane (const TerrainAtlasBox *b)
 }
 
 /* A world box (Z up, Y north) in map space. */
-static void
-box_to_map (TerrainEditorAtlasRenderer *self,
+void
+atlas_renderer_box_to_map (TerrainEditorAtlasRenderer *self,
             const TerrainAtlasBox      *b,
             float                      *box)
 {
@@ -372,8 +220,8 @@ box_to_map (TerrainEditorAtlasRenderer *self,
   box[5] = (float) (self->origin_y - b->min[1]);
 }
 
-static void
-box_union (float       *box,
+void
+atlas_renderer_box_union (float       *box,
            const float *other)
 {
   for (int i = 0; i < 3; i++)
@@ -381,809 +229,6 @@ box_union (float       *box,
       box[i] = MIN (box[i], other[i]);
       box[i + 3] = MAX (box[i + 3], other[i + 3]);
     }
-}
-
-/* ------------------------------------------------------------------------
- * Chunk contents
- */
-
-typedef struct
-{
-  float   *vertices;      /* FLOATS_PER_VERTEX each, map space */
-  guint    n_vertices;
-  guint16 *indices;       /* surface triangles, then skirts; bad ones dropped */
-  guint    n_indices;
-  guint    n_surface_indices;
-  float    box[6];
-  float    morph_error;
-  float    tc_min[2];
-  float    tc_max[2];
-  gboolean have_tc;
-} Mesh;
-
-static void
-mesh_clear (Mesh *mesh)
-{
-  g_clear_pointer (&mesh->vertices, g_free);
-  g_clear_pointer (&mesh->indices, g_free);
-}
-
-/* Normals from the surface triangles, area-weighted (files before version
- * 140 store none, §7: they decode as (0, 0, 1)). Skirt vertices keep up. */
-static void
-compute_normals (Mesh *mesh)
-{
-  float *v = mesh->vertices;
-
-  for (guint i = 0; i < mesh->n_vertices; i++)
-    memset (v + i * FLOATS_PER_VERTEX + 10, 0, 3 * sizeof (float));
-
-  for (guint k = 0; k + 2 < mesh->n_surface_indices; k += 3)
-    {
-      float *a = v + mesh->indices[k] * FLOATS_PER_VERTEX;
-      float *b = v + mesh->indices[k + 1] * FLOATS_PER_VERTEX;
-      float *c = v + mesh->indices[k + 2] * FLOATS_PER_VERTEX;
-      float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
-      float e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
-      float n[3] = {
-        e1[1] * e2[2] - e1[2] * e2[1],
-        e1[2] * e2[0] - e1[0] * e2[2],
-        e1[0] * e2[1] - e1[1] * e2[0],
-      };
-
-      /* Up, whatever the winding. */
-      if (n[1] < 0)
-        for (int i = 0; i < 3; i++)
-          n[i] = -n[i];
-      for (int i = 0; i < 3; i++)
-        {
-          a[10 + i] += n[i];
-          b[10 + i] += n[i];
-          c[10 + i] += n[i];
-        }
-    }
-
-  for (guint i = 0; i < mesh->n_vertices; i++)
-    {
-      float *n = v + i * FLOATS_PER_VERTEX + 10;
-      float l = sqrtf (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-
-      if (l > 0)
-        {
-          n[0] /= l;
-          n[1] /= l;
-          n[2] /= l;
-        }
-      else
-        {
-          n[0] = n[2] = 0;
-          n[1] = 1;
-        }
-    }
-}
-
-/* Decodes a geometry chunk into map-space vertices. Indices past the vertex
- * array are dropped with their triangle; a non-finite vertex fails it. */
-static gboolean
-load_mesh (TerrainEditorAtlasRenderer  *self,
-           Node                        *node,
-           Mesh                        *mesh,
-           GError                     **error)
-{
-  g_autoptr(TerrainAtlasGeometry) geometry = NULL;
-  const TerrainAtlasVertex *in;
-  const guint16 *indices;
-  guint n_vertices, n_indices, n_surface;
-  gboolean have_normals = FALSE;
-
-  memset (mesh, 0, sizeof *mesh);
-  geometry = terrain_atlas_file_get_geometry (self->file, self->geometry_slot, (guint) node->stub,
-                                              error);
-  if (geometry == NULL)
-    return FALSE;
-
-  in = terrain_atlas_geometry_get_vertices (geometry, &n_vertices);
-  indices = terrain_atlas_geometry_get_indices (geometry, &n_indices);
-  n_indices -= n_indices % 3;
-  n_surface = n_indices - MIN (n_indices, terrain_atlas_geometry_get_skirt_skip_count (geometry));
-  n_surface -= n_surface % 3;
-
-  mesh->vertices = g_new (float, (gsize) MAX (n_vertices, 1) * FLOATS_PER_VERTEX);
-  mesh->n_vertices = n_vertices;
-  mesh->morph_error = 0;
-  for (guint i = 0; i < n_vertices; i++)
-    {
-      const TerrainAtlasVertex *p = &in[i];
-      float *out = mesh->vertices + (gsize) i * FLOATS_PER_VERTEX;
-      float to_y;
-
-      for (int c = 0; c < 3; c++)
-        if (!isfinite (p->point[c]) || !isfinite (p->point_morph_offset[c]) ||
-            !isfinite (p->normal[c]))
-          {
-            g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                         "Atlas: geometry stub %" G_GINT64_FORMAT ": vertex %u is not finite",
-                         node->stub, i);
-            mesh_clear (mesh);
-            return FALSE;
-          }
-      out[0] = (float) (p->point[0] - self->origin_x);
-      out[1] = p->point[2];
-      out[2] = (float) (self->origin_y - p->point[1]);
-      out[3] = p->point_morph_offset[0];
-      out[4] = p->point_morph_offset[2];
-      out[5] = -p->point_morph_offset[1];
-      out[6] = isfinite (p->tex_coord[0]) ? p->tex_coord[0] : 0;
-      out[7] = isfinite (p->tex_coord[1]) ? p->tex_coord[1] : 0;
-      out[8] = isfinite (p->tex_morph_offset[0]) ? p->tex_morph_offset[0] : 0;
-      out[9] = isfinite (p->tex_morph_offset[1]) ? p->tex_morph_offset[1] : 0;
-      out[10] = p->normal[0];
-      out[11] = p->normal[2];
-      out[12] = -p->normal[1];
-      if (p->normal[0] != 0 || p->normal[1] != 0 || p->normal[2] != 1)
-        have_normals = TRUE;
-
-      /* Bounds: where each vertex is and where it morphs to. */
-      to_y = out[1] + out[4];
-      if (i == 0)
-        {
-          mesh->box[0] = mesh->box[3] = out[0];
-          mesh->box[1] = mesh->box[4] = out[1];
-          mesh->box[2] = mesh->box[5] = out[2];
-        }
-      mesh->box[0] = MIN (mesh->box[0], out[0]);
-      mesh->box[3] = MAX (mesh->box[3], out[0]);
-      mesh->box[1] = MIN (mesh->box[1], MIN (out[1], to_y));
-      mesh->box[4] = MAX (mesh->box[4], MAX (out[1], to_y));
-      mesh->box[2] = MIN (mesh->box[2], out[2]);
-      mesh->box[5] = MAX (mesh->box[5], out[2]);
-    }
-
-  /* Triangles whose indices all name a vertex: surface ones, then skirts. */
-  mesh->indices = g_new (guint16, MAX (n_indices, 3));
-  for (guint k = 0; k + 2 < n_indices; k += 3)
-    {
-      if (k == n_surface)
-        mesh->n_surface_indices = mesh->n_indices;
-      if (indices[k] >= n_vertices || indices[k + 1] >= n_vertices || indices[k + 2] >= n_vertices)
-        continue;
-      memcpy (mesh->indices + mesh->n_indices, indices + k, 3 * sizeof (guint16));
-      mesh->n_indices += 3;
-    }
-  if (n_surface >= n_indices)
-    mesh->n_surface_indices = mesh->n_indices;
-
-  /* The surface's texture coordinates and morph error. */
-  for (guint k = 0; k < mesh->n_surface_indices; k++)
-    {
-      const float *p = mesh->vertices + (gsize) mesh->indices[k] * FLOATS_PER_VERTEX;
-
-      mesh->morph_error = MAX (mesh->morph_error, fabsf (p[4]));
-      if (!mesh->have_tc)
-        {
-          mesh->tc_min[0] = mesh->tc_max[0] = p[6];
-          mesh->tc_min[1] = mesh->tc_max[1] = p[7];
-          mesh->have_tc = TRUE;
-        }
-      mesh->tc_min[0] = MIN (mesh->tc_min[0], p[6]);
-      mesh->tc_max[0] = MAX (mesh->tc_max[0], p[6]);
-      mesh->tc_min[1] = MIN (mesh->tc_min[1], p[7]);
-      mesh->tc_max[1] = MAX (mesh->tc_max[1], p[7]);
-    }
-
-  if (!have_normals || self->geometry_version < 140)
-    compute_normals (mesh);
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------------
- * Nodes
- */
-
-static void
-node_init (TerrainEditorAtlasRenderer *self,
-           Node                       *node,
-           Node                       *parent,
-           guint                       level,
-           guint32                     x,
-           guint32                     y)
-{
-  TerrainAtlasBox bounds;
-
-  memset (node, 0, sizeof *node);
-  node->parent = parent;
-  node->level = (guint8) level;
-  node->x = x;
-  node->y = y;
-  node->morph_error = -1;
-  node->stub = terrain_atlas_toc_find_stub (self->geometry_toc, level, x, y);
-  node->state = STATE_ABSENT;
-  if (parent != NULL)
-    memcpy (node->box, parent->box, sizeof node->box);
-
-  if (node->stub >= 0)
-    {
-      g_autoptr(TerrainAtlasStub) stub = NULL;
-
-      stub = terrain_atlas_toc_get_stub (self->geometry_toc, (guint) node->stub);
-
-      if (terrain_atlas_stub_has_chunk (stub))
-        node->state = STATE_UNLOADED;
-      node->length = terrain_atlas_stub_get_length (stub);
-      /* Before version 101 stubs have no bounds: the parent's box stands in
-       * (it is conservative for culling) until the chunk is decoded. */
-      if (terrain_atlas_stub_get_bounds (stub, &bounds) && box_is_sane (&bounds))
-        box_to_map (self, &bounds, node->box);
-    }
-}
-
-static void
-node_expand (TerrainEditorAtlasRenderer *self,
-             Node                       *node)
-{
-  if (node->children != NULL)
-    return;
-  node->children = g_new (Node, 4);
-  for (guint i = 0; i < 4; i++)
-    node_init (self, &node->children[i], node, node->level + 1u,
-               2 * node->x + (i >> 1), 2 * node->y + (i & 1));
-}
-
-static void
-node_free_children (Node *node)
-{
-  if (node->children == NULL)
-    return;
-  for (guint i = 0; i < 4; i++)
-    node_free_children (&node->children[i]);
-  g_free (node->children);
-  node->children = NULL;
-}
-
-static void
-apply_mesh_facts (TerrainEditorAtlasRenderer *self,
-                  Node                       *node,
-                  const Mesh                 *mesh)
-{
-  if (mesh->n_vertices > 0)
-    box_union (node->box, mesh->box);
-  node->morph_error = mesh->morph_error;
-  if (node->level < MAX_LEVELS)
-    self->level_morph[node->level] = MAX (self->level_morph[node->level], mesh->morph_error);
-  node->have_tc = mesh->have_tc;
-  memcpy (node->tc_min, mesh->tc_min, sizeof node->tc_min);
-  memcpy (node->tc_max, mesh->tc_max, sizeof node->tc_max);
-}
-
-/* ------------------------------------------------------------------------
- * GPU caches
- */
-
-static void
-bury (GArray *names,
-      GLuint  name)
-{
-  if (name != 0)
-    g_array_append_val (names, name);
-}
-
-static void
-drop_chunk (TerrainEditorAtlasRenderer *self,
-            Node                       *node)
-{
-  Chunk *chunk = node->chunk;
-
-  if (chunk == NULL)
-    return;
-  bury (self->dead_arrays, chunk->vao);
-  bury (self->dead_buffers, chunk->vbo);
-  bury (self->dead_buffers, chunk->ibo);
-  g_queue_unlink (&self->chunk_lru, &chunk->link);
-  self->geometry_bytes -= chunk->bytes;
-  self->n_chunks--;
-  g_free (chunk);
-  node->chunk = NULL;
-  if (node->state == STATE_RESIDENT)
-    node->state = STATE_UNLOADED;
-}
-
-static void
-drop_tile (TerrainEditorAtlasRenderer *self,
-           Tile                       *tile)
-{
-  if (tile->state != STATE_RESIDENT)
-    return;
-  bury (self->dead_textures, tile->texture);
-  tile->texture = 0;
-  g_queue_unlink (&self->tile_lru, &tile->link);
-  self->texture_bytes -= tile->bytes;
-  self->n_tiles--;
-  tile->bytes = 0;
-  tile->state = STATE_UNLOADED;
-}
-
-static void
-delete_dead (TerrainEditorAtlasRenderer *self)
-{
-  if (self->dead_arrays->len > 0)
-    glDeleteVertexArrays ((GLsizei) self->dead_arrays->len,
-                          (GLuint *) (gpointer) self->dead_arrays->data);
-  if (self->dead_buffers->len > 0)
-    glDeleteBuffers ((GLsizei) self->dead_buffers->len,
-                     (GLuint *) (gpointer) self->dead_buffers->data);
-  if (self->dead_textures->len > 0)
-    glDeleteTextures ((GLsizei) self->dead_textures->len,
-                      (GLuint *) (gpointer) self->dead_textures->data);
-  g_array_set_size (self->dead_arrays, 0);
-  g_array_set_size (self->dead_buffers, 0);
-  g_array_set_size (self->dead_textures, 0);
-}
-
-/* Evicts least recently used entries the current frame does not use until
- * @need more bytes fit. */
-static gboolean
-make_room_geometry (TerrainEditorAtlasRenderer *self,
-                    gsize                       need)
-{
-  while (self->geometry_bytes + need > self->geometry_budget)
-    {
-      Chunk *last = self->chunk_lru.tail != NULL ? self->chunk_lru.tail->data : NULL;
-
-      if (last == NULL || last->used == self->frame)
-        return FALSE;
-      drop_chunk (self, last->node);
-    }
-  return TRUE;
-}
-
-static gboolean
-make_room_texture (TerrainEditorAtlasRenderer *self,
-                   gsize                       need)
-{
-  while (self->texture_bytes + need > self->texture_budget)
-    {
-      Tile *last = self->tile_lru.tail != NULL ? self->tile_lru.tail->data : NULL;
-
-      if (last == NULL || last->used == self->frame)
-        return FALSE;
-      drop_tile (self, last);
-    }
-  return TRUE;
-}
-
-/* Before a frame (nothing is in use yet): down to the budgets, which may
- * have been lowered. Selection touches nodes after their children, so the
- * finest chunks go first and the ancestors, which every view needs, last. */
-static void
-trim_caches (TerrainEditorAtlasRenderer *self)
-{
-  while (self->geometry_bytes > self->geometry_budget && self->chunk_lru.tail != NULL)
-    drop_chunk (self, ((Chunk *) self->chunk_lru.tail->data)->node);
-  while (self->texture_bytes > self->texture_budget && self->tile_lru.tail != NULL)
-    drop_tile (self, self->tile_lru.tail->data);
-}
-
-static void
-touch_chunk (TerrainEditorAtlasRenderer *self,
-             Chunk                      *chunk)
-{
-  if (chunk == NULL || chunk->used == self->frame)
-    return;
-  chunk->used = self->frame;
-  g_queue_unlink (&self->chunk_lru, &chunk->link);
-  g_queue_push_head_link (&self->chunk_lru, &chunk->link);
-}
-
-static void
-touch_tile (TerrainEditorAtlasRenderer *self,
-            Tile                       *tile)
-{
-  if (tile == NULL || tile->state != STATE_RESIDENT || tile->used == self->frame)
-    return;
-  tile->used = self->frame;
-  g_queue_unlink (&self->tile_lru, &tile->link);
-  g_queue_push_head_link (&self->tile_lru, &tile->link);
-}
-
-static LoadResult
-load_chunk (TerrainEditorAtlasRenderer *self,
-            Node                       *node)
-{
-  g_autoptr(GError) error = NULL;
-  Mesh mesh;
-  Chunk *chunk;
-  gsize vertex_bytes, index_bytes;
-
-  /* The file's bytes are close to the GPU's (52 bytes a vertex): no
-   * decoding for a chunk that will not fit. */
-  if (!make_room_geometry (self, node->length))
-    return LOAD_NO_ROOM;
-  if (!load_mesh (self, node, &mesh, &error))
-    {
-      g_debug ("3D view: skipping Atlas geometry chunk (level %u, %u, %u): %s",
-               node->level, node->x, node->y, error->message);
-      node->state = STATE_FAILED;
-      self->n_failed++;
-      return LOAD_FAILED;
-    }
-
-  vertex_bytes = (gsize) mesh.n_vertices * FLOATS_PER_VERTEX * sizeof (float);
-  index_bytes = (gsize) mesh.n_indices * sizeof (guint16);
-  if (!make_room_geometry (self, vertex_bytes + index_bytes))
-    {
-      mesh_clear (&mesh);
-      return LOAD_NO_ROOM;
-    }
-
-  apply_mesh_facts (self, node, &mesh);
-
-  chunk = g_new0 (Chunk, 1);
-  chunk->link.data = chunk;
-  chunk->node = node;
-  chunk->bytes = vertex_bytes + index_bytes;
-  chunk->n_indices = (GLsizei) mesh.n_indices;
-  chunk->n_surface_triangles = mesh.n_surface_indices / 3;
-  chunk->used = self->frame;
-
-  glGenVertexArrays (1, &chunk->vao);
-  glBindVertexArray (chunk->vao);
-  glGenBuffers (1, &chunk->vbo);
-  glBindBuffer (GL_ARRAY_BUFFER, chunk->vbo);
-  glBufferData (GL_ARRAY_BUFFER, MAX (vertex_bytes, 4), mesh.vertices, GL_STATIC_DRAW);
-  glGenBuffers (1, &chunk->ibo);
-  glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, chunk->ibo);
-  glBufferData (GL_ELEMENT_ARRAY_BUFFER, MAX (index_bytes, 2), mesh.indices, GL_STATIC_DRAW);
-#define ATTRIBUTE(index, size, offset) G_STMT_START { \
-    glEnableVertexAttribArray (index); \
-    glVertexAttribPointer (index, size, GL_FLOAT, GL_FALSE, FLOATS_PER_VERTEX * sizeof (float), \
-                           (gconstpointer) (gsize) ((offset) * sizeof (float))); \
-  } G_STMT_END
-  ATTRIBUTE (0, 3, 0);
-  ATTRIBUTE (1, 3, 3);
-  ATTRIBUTE (2, 4, 6);
-  ATTRIBUTE (3, 3, 10);
-#undef ATTRIBUTE
-  glBindVertexArray (0);
-  mesh_clear (&mesh);
-
-  node->chunk = chunk;
-  node->state = STATE_RESIDENT;
-  g_queue_push_head_link (&self->chunk_lru, &chunk->link);
-  self->geometry_bytes += chunk->bytes;
-  self->n_chunks++;
-  return LOAD_OK;
-}
-
-static LoadResult
-load_tile (TerrainEditorAtlasRenderer *self,
-           Tile                       *tile)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TerrainAtlasTexture) texture = NULL;
-  g_autoptr(TerrainImage) image = NULL;
-  guint w, h;
-  gsize bytes, stride;
-
-  if (self->tile_pixels != 0 &&
-      !make_room_texture (self, (gsize) self->tile_pixels * self->tile_pixels * 4 * 4 / 3))
-    return LOAD_NO_ROOM;
-  texture = terrain_atlas_file_get_texture (self->file, self->texture_slot, (guint) tile->stub,
-                                            &error);
-  if (texture != NULL)
-    image = terrain_atlas_texture_decode (texture, TERRAIN_ATLAS_CHANNELS_RGB, NULL, &error);
-  if (image != NULL && terrain_image_get_format (image) != TERRAIN_IMAGE_RGBA8)
-    g_set_error_literal (&error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED, "not RGBA");
-  if (image != NULL && error == NULL &&
-      (terrain_image_get_width (image) > (guint) self->max_texture_size ||
-       terrain_image_get_height (image) > (guint) self->max_texture_size ||
-       terrain_image_get_stride (image) % 4 != 0))
-    g_set_error (&error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
-                 "%u x %u is larger than the GL texture limit %d",
-                 terrain_image_get_width (image), terrain_image_get_height (image),
-                 self->max_texture_size);
-  if (error != NULL)
-    {
-      g_debug ("3D view: skipping Atlas texture tile (level %u, %u, %u): %s",
-               tile->level, tile->x, tile->y, error->message);
-      tile->state = STATE_FAILED;
-      self->n_failed++;
-      return LOAD_FAILED;
-    }
-
-  w = terrain_image_get_width (image);
-  h = terrain_image_get_height (image);
-  stride = terrain_image_get_stride (image);
-  bytes = (gsize) w * h * 4 * 4 / 3;
-  if (!make_room_texture (self, bytes))
-    return LOAD_NO_ROOM;
-
-  if (self->tile_pixels == 0)
-    self->tile_pixels = MAX (w, h);
-
-  glGenTextures (1, &tile->texture);
-  glBindTexture (GL_TEXTURE_2D, tile->texture);
-  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
-  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
-  glPixelStorei (GL_UNPACK_ROW_LENGTH, (GLint) (stride / 4));
-  glTexImage2D (GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei) w, (GLsizei) h, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                terrain_image_get_data (image, NULL));
-  glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
-  glGenerateMipmap (GL_TEXTURE_2D);
-
-  tile->bytes = bytes;
-  tile->used = self->frame;
-  tile->state = STATE_RESIDENT;
-  g_queue_push_head_link (&self->tile_lru, &tile->link);
-  self->texture_bytes += bytes;
-  self->n_tiles++;
-  return LOAD_OK;
-}
-
-/* ------------------------------------------------------------------------
- * Selection
- */
-
-static Tile *
-get_tile (TerrainEditorAtlasRenderer *self,
-          guint                       level,
-          guint32                     x,
-          guint32                     y)
-{
-  gint64 stub = terrain_atlas_toc_find_stub (self->texture_toc, level, x, y);
-  Tile *tile;
-
-  if (stub < 0)
-    return NULL;
-  tile = g_hash_table_lookup (self->tiles, GUINT_TO_POINTER ((guint) stub));
-  if (tile == NULL)
-    {
-      g_autoptr(TerrainAtlasStub) s = terrain_atlas_toc_get_stub (self->texture_toc, (guint) stub);
-
-      tile = g_new0 (Tile, 1);
-      tile->link.data = tile;
-      tile->stub = stub;
-      tile->level = (guint8) level;
-      tile->x = x;
-      tile->y = y;
-      tile->state = terrain_atlas_stub_has_chunk (s) ? STATE_UNLOADED : STATE_ABSENT;
-      g_hash_table_insert (self->tiles, GUINT_TO_POINTER ((guint) stub), tile);
-    }
-  return tile;
-}
-
-static void
-request_node (TerrainEditorAtlasRenderer *self,
-              Node                       *node,
-              double                      dist)
-{
-  Request r = { node, NULL, node->level, dist };
-
-  if (node->requested == self->round)
-    return;
-  node->requested = self->round;
-  g_array_append_val (self->requests, r);
-}
-
-static void
-request_tile (TerrainEditorAtlasRenderer *self,
-              Tile                       *tile,
-              double                      dist)
-{
-  Request r = { NULL, tile, tile->level, dist };
-
-  if (tile->state != STATE_UNLOADED || tile->requested == self->round)
-    return;
-  tile->requested = self->round;
-  g_array_append_val (self->requests, r);
-}
-
-/* Whether the chunk's texture coordinates lie in tile (level, x, y). */
-static gboolean
-tile_holds (const Node *node,
-            guint       level,
-            guint32     x,
-            guint32     y)
-{
-  double n = ldexp (1.0, (int) level), eps = 1e-4 / n;
-
-  return node->tc_min[1] >= x / n - eps && node->tc_max[1] <= (x + 1) / n + eps &&
-         node->tc_min[0] >= y / n - eps && node->tc_max[0] <= (y + 1) / n + eps;
-}
-
-/* The tile at the chunk's level (or the texture tree's deepest), else the
- * deepest resident ancestor while that one is requested. */
-static Tile *
-choose_tile (TerrainEditorAtlasRenderer *self,
-             Node                       *node,
-             double                      dist)
-{
-  guint level;
-  guint32 x = 0, y = 0;
-  Tile *best = NULL;
-
-  if (self->texture_toc == NULL || !node->have_tc)
-    return NULL;
-
-  level = MIN (node->level, self->texture_depth - 1);
-  for (;;)
-    {
-      terrain_quadtree_texture_node_at (level, (node->tc_min[0] + node->tc_max[0]) / 2,
-                                        (node->tc_min[1] + node->tc_max[1]) / 2, &x, &y);
-      if (level == 0 || tile_holds (node, level, x, y))
-        break;
-      level--;
-    }
-
-  for (guint k = level + 1; k-- > 0;)
-    {
-      Tile *tile = get_tile (self, k, x >> (level - k), y >> (level - k));
-
-      if (tile == NULL)
-        continue;
-      if (tile->state == STATE_RESIDENT)
-        {
-          best = tile;
-          break;
-        }
-      if (k == level)
-        request_tile (self, tile, dist);
-    }
-  if (best == NULL)
-    {
-      Tile *root = get_tile (self, 0, 0, 0);
-
-      if (root != NULL)
-        request_tile (self, root, dist);
-    }
-  touch_tile (self, best);
-  return best;
-}
-
-static double
-level_error (TerrainEditorAtlasRenderer *self,
-             guint                       level)
-{
-  /* level_morph[k]: the largest morph error seen at level k, the error of
-   * level k − 1; deeper levels halve it. */
-  for (guint k = MIN (level + 1, MAX_LEVELS - 1); k >= 1; k--)
-    if (self->level_morph[k] >= 0)
-      return self->level_morph[k] * ldexp (1.0, -(int) (level + 1 - k));
-  return self->prior_error * ldexp (1.0, -(int) level);
-}
-
-static double
-node_error (TerrainEditorAtlasRenderer *self,
-            Node                       *node)
-{
-  double worst = 0;
-
-  if (node->children == NULL)
-    return level_error (self, node->level);
-  for (guint i = 0; i < 4; i++)
-    {
-      const Node *c = &node->children[i];
-
-      if (c->state == STATE_ABSENT || c->state == STATE_FAILED)
-        continue;
-      if (c->morph_error < 0)
-        return level_error (self, node->level);
-      worst = MAX (worst, c->morph_error);
-    }
-  return worst;
-}
-
-static void
-add_draw (TerrainEditorAtlasRenderer *self,
-          Node                       *node,
-          double                      dist,
-          double                      parent_sse)
-{
-  DrawItem item;
-
-  item.node = node;
-  item.dist = dist;
-  /* At the refinement threshold a child looks like its parent; at twice
-   * the threshold it is itself. */
-  item.morph = (float) CLAMP (2.0 - parent_sse / TAU_PIXELS, 0.0, 1.0);
-  item.tile = choose_tile (self, node, dist);
-  g_array_append_val (self->draw_list, item);
-}
-
-static void
-select_node (TerrainEditorAtlasRenderer    *self,
-             const TerrainEditorAtlasFrame *frame,
-             Node                          *node,
-             double                         parent_sse)
-{
-  double dist = MAX (box_distance (node->box, frame->eye), 1e-3);
-  double sse = 0;
-  gboolean refine = FALSE;
-
-  if (node->level + 1u < self->geometry_depth)
-    {
-      double size = MAX (node->box[3] - node->box[0], node->box[5] - node->box[2]);
-      double texel = size / (self->tile_pixels ? self->tile_pixels : DEFAULT_TILE_PIXELS);
-
-      sse = node_error (self, node) * frame->pixels_per_unit / dist;
-      refine = sse > TAU_PIXELS ||
-               (self->texture_toc != NULL && node->level + 1u < self->texture_depth &&
-                texel * frame->pixels_per_unit / dist > TEXEL_PIXELS);
-    }
-
-  if (refine)
-    {
-      gboolean ready = TRUE;
-
-      node_expand (self, node);
-      for (guint i = 0; i < 4; i++)
-        {
-          Node *c = &node->children[i];
-
-          if (!box_visible (frame->view_proj, c->box))
-            continue;
-          if (c->state == STATE_ABSENT || c->state == STATE_FAILED)
-            ready = FALSE;
-          else if (c->state == STATE_UNLOADED)
-            {
-              request_node (self, c, MAX (box_distance (c->box, frame->eye), 1e-3));
-              ready = FALSE;
-            }
-          else
-            touch_chunk (self, c->chunk);
-        }
-      if (ready)
-        {
-          for (guint i = 0; i < 4; i++)
-            {
-              Node *c = &node->children[i];
-
-              if (c->state == STATE_RESIDENT && box_visible (frame->view_proj, c->box))
-                select_node (self, frame, c, sse);
-            }
-          touch_chunk (self, node->chunk);
-          return;
-        }
-    }
-
-  add_draw (self, node, dist, parent_sse);
-  touch_chunk (self, node->chunk);
-}
-
-static int
-compare_requests (gconstpointer a,
-                  gconstpointer b)
-{
-  const Request *x = a, *y = b;
-
-  if (x->level != y->level)
-    return x->level < y->level ? -1 : 1;
-  return (x->dist > y->dist) - (x->dist < y->dist);
-}
-
-static int
-compare_draw_items (gconstpointer a,
-                    gconstpointer b)
-{
-  const DrawItem *x = a, *y = b;
-
-  return (x->dist > y->dist) - (x->dist < y->dist);
-}
-
-static void
-select_all (TerrainEditorAtlasRenderer    *self,
-            const TerrainEditorAtlasFrame *frame)
-{
-  self->round++;
-  g_array_set_size (self->draw_list, 0);
-  g_array_set_size (self->requests, 0);
-
-  if (self->root->state == STATE_UNLOADED)
-    request_node (self, self->root, MAX (box_distance (self->root->box, frame->eye), 1e-3));
-  else if (self->root->state == STATE_RESIDENT && box_visible (frame->view_proj, self->root->box))
-    select_node (self, frame, self->root, G_MAXDOUBLE);
 }
 
 /* ------------------------------------------------------------------------
@@ -1294,10 +339,10 @@ build_height_grid (TerrainEditorAtlasRenderer *self)
           Node node;
           Mesh mesh;
 
-          node_init (self, &node, NULL, level, x, y);
+          atlas_renderer_node_init (self, &node, NULL, level, x, y);
           if (node.state != STATE_UNLOADED)
             continue;
-          if (!load_mesh (self, &node, &mesh, &error))
+          if (!atlas_renderer_load_mesh (self, &node, &mesh, &error))
             {
               g_debug ("3D view: Atlas heights: %s", error->message);
               continue;
@@ -1306,7 +351,7 @@ build_height_grid (TerrainEditorAtlasRenderer *self)
             raster_triangle (self, mesh.vertices + (gsize) mesh.indices[k] * FLOATS_PER_VERTEX,
                              mesh.vertices + (gsize) mesh.indices[k + 1] * FLOATS_PER_VERTEX,
                              mesh.vertices + (gsize) mesh.indices[k + 2] * FLOATS_PER_VERTEX);
-          mesh_clear (&mesh);
+          atlas_renderer_mesh_clear (&mesh);
         }
 
   for (gsize i = 0; i < n; i++)
@@ -1345,7 +390,7 @@ init_root (TerrainEditorAtlasRenderer  *self,
                              "Atlas: the geometry tree's root has no chunk");
         return FALSE;
       }
-    have_bounds = terrain_atlas_stub_get_bounds (s, &bounds) && box_is_sane (&bounds);
+    have_bounds = terrain_atlas_stub_get_bounds (s, &bounds) && atlas_renderer_box_is_sane (&bounds);
   }
   if (!have_bounds)
     {
@@ -1357,7 +402,7 @@ init_root (TerrainEditorAtlasRenderer  *self,
 
       if (root == NULL)
         return FALSE;
-      if (!terrain_atlas_geometry_compute_bounds (root, &bounds) || !box_is_sane (&bounds))
+      if (!terrain_atlas_geometry_compute_bounds (root, &bounds) || !atlas_renderer_box_is_sane (&bounds))
         {
           g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
                                "Atlas: the root chunk has no vertices");
@@ -1379,9 +424,9 @@ init_root (TerrainEditorAtlasRenderer  *self,
   self->z_max = bounds.max[2];
 
   self->root = g_new (Node, 1);
-  node_init (self, self->root, NULL, 0, 0, 0);
+  atlas_renderer_node_init (self, self->root, NULL, 0, 0, 0);
   if (!have_bounds)
-    box_to_map (self, &bounds, self->root->box);
+    atlas_renderer_box_to_map (self, &bounds, self->root->box);
   return TRUE;
 }
 
@@ -1432,8 +477,8 @@ toc_changed (GListModel                 *model,
               /* The children keep their own chunks and stubs; without stub
                * bounds (before version 101) the old box stays. */
               memcpy (box, node->box, sizeof box);
-              drop_chunk (self, node);
-              node_init (self, node, parent, level, x, y);
+              atlas_renderer_drop_chunk (self, node);
+              atlas_renderer_node_init (self, node, parent, level, x, y);
               node->children = children;
               if (self->geometry_version < 101)
                 memcpy (node->box, box, sizeof box);
@@ -1445,7 +490,7 @@ toc_changed (GListModel                 *model,
 
           if (tile != NULL)
             {
-              drop_tile (self, tile);
+              atlas_renderer_drop_tile (self, tile);
               g_hash_table_remove (self->tiles, GUINT_TO_POINTER (i));
             }
         }
@@ -1547,7 +592,7 @@ terrain_editor_atlas_renderer_free (TerrainEditorAtlasRenderer *self)
     }
   if (self->root != NULL)
     {
-      node_free_children (self->root);
+      atlas_renderer_node_free_children (self->root);
       g_free (self->root);
     }
   g_clear_pointer (&self->tiles, g_hash_table_unref);
@@ -1683,11 +728,11 @@ terrain_editor_atlas_renderer_release_gl (TerrainEditorAtlasRenderer *self)
   gpointer value;
 
   while (self->chunk_lru.head != NULL)
-    drop_chunk (self, ((Chunk *) self->chunk_lru.head->data)->node);
+    atlas_renderer_drop_chunk (self, ((Chunk *) self->chunk_lru.head->data)->node);
   g_hash_table_iter_init (&iter, self->tiles);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    drop_tile (self, value);
-  delete_dead (self);
+    atlas_renderer_drop_tile (self, value);
+  atlas_renderer_delete_dead (self);
   self->program = 0;
   g_array_set_size (self->draw_list, 0);
 }
@@ -1716,15 +761,15 @@ terrain_editor_atlas_renderer_draw (TerrainEditorAtlasRenderer    *self,
   gboolean geometry_full = FALSE, texture_full = FALSE;
 
   self->frame++;
-  trim_caches (self);
-  delete_dead (self);
+  atlas_renderer_trim_caches (self);
+  atlas_renderer_delete_dead (self);
   memset (&self->stats, 0, sizeof self->stats);
 
   for (guint round = 0; round < MAX_ROUNDS; round++)
     {
       gboolean loaded = FALSE;
 
-      select_all (self, frame);
+      atlas_renderer_select_all (self, frame);
       if (self->requests->len == 0 || self->program == 0)
         break;
       if (g_get_monotonic_time () >= deadline)
@@ -1732,7 +777,7 @@ terrain_editor_atlas_renderer_draw (TerrainEditorAtlasRenderer    *self,
           out_of_time = TRUE;
           break;
         }
-      g_array_sort (self->requests, compare_requests);
+      g_array_sort (self->requests, atlas_renderer_compare_requests);
       for (guint i = 0; i < self->requests->len; i++)
         {
           const Request *r = &g_array_index (self->requests, Request, i);
@@ -1744,7 +789,7 @@ terrain_editor_atlas_renderer_draw (TerrainEditorAtlasRenderer    *self,
           /* A full cache stays full for the rest of the frame. */
           if (r->node != NULL ? geometry_full : texture_full)
             continue;
-          result = r->node != NULL ? load_chunk (self, r->node) : load_tile (self, r->tile);
+          result = r->node != NULL ? atlas_renderer_load_chunk (self, r->node) : atlas_renderer_load_tile (self, r->tile);
           decode_us += g_get_monotonic_time () - t0;
           if (result == LOAD_OK)
             {
@@ -1771,7 +816,7 @@ terrain_editor_atlas_renderer_draw (TerrainEditorAtlasRenderer    *self,
       glUniform4f (self->u_tint, 0, 0, 0, 0);
       glActiveTexture (GL_TEXTURE0);
 
-      g_array_sort (self->draw_list, compare_draw_items);
+      g_array_sort (self->draw_list, atlas_renderer_compare_draw_items);
       for (guint i = 0; i < self->draw_list->len; i++)
         {
           const DrawItem *item = &g_array_index (self->draw_list, DrawItem, i);
@@ -1782,9 +827,11 @@ terrain_editor_atlas_renderer_draw (TerrainEditorAtlasRenderer    *self,
           glUniform1f (self->u_morph, item->morph);
           if (item->tile != NULL)
             {
+              double tx, ty, side = terrain_quadtree_texture_tile_rect (item->tile->level, item->tile->x,
+                                                                        item->tile->y, &tx, &ty);
+
               glBindTexture (GL_TEXTURE_2D, item->tile->texture);
-              glUniform3f (self->u_tile, (float) ldexp (1.0, item->tile->level),
-                           (float) item->tile->y, (float) item->tile->x);
+              glUniform3f (self->u_tile, (float) tx, (float) ty, (float) (1.0 / side));
               glUniform1i (self->u_textured, 1);
               self->stats.n_textured_drawn++;
             }
@@ -1863,7 +910,7 @@ terrain_editor_atlas_renderer_pick (TerrainEditorAtlasRenderer *self,
   if (self->draw_list->len == 0 && !ray_box (self->root->box, origin, direction,
                                              &g_array_index (hits, DrawItem, 0).dist))
     return FALSE;
-  g_array_sort (hits, compare_draw_items);
+  g_array_sort (hits, atlas_renderer_compare_draw_items);
 
   for (guint i = 0; i < hits->len; i++)
     {
@@ -1873,7 +920,7 @@ terrain_editor_atlas_renderer_pick (TerrainEditorAtlasRenderer *self,
 
       if (item->dist > best)
         break;
-      if (!load_mesh (self, item->node, &mesh, &error))
+      if (!atlas_renderer_load_mesh (self, item->node, &mesh, &error))
         continue;
       for (guint k = 0; k + 2 < mesh.n_surface_indices; k += 3)
         {
@@ -1890,7 +937,7 @@ terrain_editor_atlas_renderer_pick (TerrainEditorAtlasRenderer *self,
           if (ray_triangle (origin, direction, p[0], p[1], p[2], &t) && t < best)
             best = t;
         }
-      mesh_clear (&mesh);
+      atlas_renderer_mesh_clear (&mesh);
     }
 
   if (best == G_MAXDOUBLE)
@@ -1968,7 +1015,7 @@ terrain_editor_atlas_renderer_world_to_map (TerrainEditorAtlasRenderer *self,
                                             const TerrainAtlasBox      *world,
                                             float                      *map_box)
 {
-  box_to_map (self, world, map_box);
+  atlas_renderer_box_to_map (self, world, map_box);
 }
 
 /**
@@ -2009,7 +1056,7 @@ stub_world_box (TerrainAtlasFile *file,
   g_autoptr(TerrainAtlasGeometry) geometry = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (terrain_atlas_stub_get_bounds (stub, box) && box_is_sane (box))
+  if (terrain_atlas_stub_get_bounds (stub, box) && atlas_renderer_box_is_sane (box))
     return TRUE;
   /* Before version 101 the chunk says where it is. */
   if (!terrain_atlas_stub_has_chunk (stub))
@@ -2022,7 +1069,7 @@ stub_world_box (TerrainAtlasFile *file,
       g_debug ("Atlas stub bounds: %s", error != NULL ? error->message : "not in the file");
       return FALSE;
     }
-  return terrain_atlas_geometry_compute_bounds (geometry, box) && box_is_sane (box);
+  return terrain_atlas_geometry_compute_bounds (geometry, box) && atlas_renderer_box_is_sane (box);
 }
 
 /**
@@ -2057,9 +1104,8 @@ terrain_editor_atlas_get_terrain_box (TerrainAtlasFile *file,
  *
  * A geometry stub covers its bounds (from the stub, or its chunk before
  * version 101). A texture tile covers the square of the geometry node it
- * textures: texture tree X mirrors geometry X (atlas-chu-tqt.md §4), so
- * tile (L, x, y) lies over geometry node (L, 2^L − 1 − x, y), a 2^L-th of
- * the root's extent; its heights are those of that node's stub (or the
+ * textures (terrain_quadtree_texture_geometry_node(): texture tree X
+ * mirrors geometry X, atlas-chu-tqt.md §4), a 2^L-th of the root's extent; its heights are those of that node's stub (or the
  * deepest one over it), else the root's.
  *
  * Returns: %FALSE for config stubs and stubs off the trees
@@ -2084,9 +1130,9 @@ terrain_editor_atlas_get_stub_box (TerrainAtlasFile *file,
       level >= MAX_LEVELS || !terrain_editor_atlas_get_terrain_box (file, &root))
     return FALSE;
 
+  if (!terrain_quadtree_texture_geometry_node (level, x, y, &gx, &gy))
+    return FALSE;
   n = ldexp (1.0, (int) level);
-  gx = (guint32) (((guint64) 1 << level) - 1 - x);
-  gy = y;
   w = ((double) root.max[0] - root.min[0]) / n;
   h = ((double) root.max[1] - root.min[1]) / n;
   box->min[0] = (float) (root.min[0] + gx * w);

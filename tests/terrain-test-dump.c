@@ -95,6 +95,7 @@ DUMP_DOCUMENT (TerrainNodeChunk, terrain_node_chunk_new_from_bytes, "node-chunk"
 DUMP_DOCUMENT (TerrainOtaFile, terrain_ota_file_new_from_bytes, "ota")
 DUMP_DOCUMENT (TerrainTdfDocument, terrain_tdf_document_new_from_bytes, "tdf")
 DUMP_DOCUMENT (TerrainImage, terrain_dds_decode, "dds")
+DUMP_DOCUMENT (TerrainGafArchive, terrain_gaf_archive_new_from_bytes, "gaf")
 /* Plain heightmaps share the importer's harness (fuzz-heightmap.c reads
  * every input both ways). */
 DUMP_DOCUMENT (TerrainHeightmapDocument, terrain_heightmap_document_new_from_bytes, "heightmap")

@@ -2063,11 +2063,38 @@ test_quadtree (void)
             terrain_quadtree_texture_node_at (level, tcx, tcy, &nx, &ny);
             g_assert_cmpuint (nx, ==, tx);
             g_assert_cmpuint (ny, ==, ty);
+            /* Back from the stub to the node. */
+            g_assert_true (terrain_quadtree_texture_geometry_node (level, tx, ty, &nx, &ny));
+            g_assert_cmpuint (nx, ==, x);
+            g_assert_cmpuint (ny, ==, y);
+            /* The stub's square holds the coordinate, and the place
+             * inside it is the local UV. */
+            {
+              double ox, oy, side = terrain_quadtree_texture_tile_rect (level, tx, ty, &ox, &oy);
+
+              g_assert_cmpfloat_with_epsilon (side, 1.0 / n, 1e-12);
+              g_assert_cmpfloat_with_epsilon ((tcx - ox) / side, u, 1e-5);
+              g_assert_cmpfloat_with_epsilon ((tcy - oy) / side, v, 1e-5);
+              g_assert_true (tcx >= ox && tcx < ox + side);
+              g_assert_true (tcy >= oy && tcy < oy + side);
+            }
           }
     }
 
   {
     guint32 tx, ty;
+
+    double ox = -1, oy = -1;
+
+    /* Outside the level: no square. */
+    g_assert_cmpfloat (terrain_quadtree_texture_tile_rect (2, 4, 0, &ox, &oy), ==, 0);
+    g_assert_cmpfloat (ox, ==, -1);
+    g_assert_cmpfloat (terrain_quadtree_texture_tile_rect (2, 0, 4, NULL, NULL), ==, 0);
+    g_assert_false (terrain_quadtree_texture_geometry_node (2, 4, 0, NULL, NULL));
+    /* Stub (3, 1) of level 2: texCoord.x from 1/4, texCoord.y from 3/4. */
+    g_assert_cmpfloat (terrain_quadtree_texture_tile_rect (2, 3, 1, &ox, &oy), ==, 0.25);
+    g_assert_cmpfloat (ox, ==, 0.25);
+    g_assert_cmpfloat (oy, ==, 0.75);
 
     /* A level-1 geometry node seen from texture level 3 covers 4x4 stubs. */
     g_assert_cmpuint (terrain_quadtree_texture_stub (1, 0, 1, 3, &tx, &ty), ==, 4);

@@ -1,8 +1,9 @@
 /* Atlas geometry chunks: vertices in map space as the file's author made
  * them, each with its morph offset towards the parent level's surface
  * (atlas-chu-tqt.md §3); u_morph blends towards it. Texture coordinates are
- * terrain-wide: u_tile maps them into the tile drawn (its level's 2^L, and
- * the tile's stub Y and X, §4). */
+ * terrain-wide: u_tile maps them into the tile drawn, whose square
+ * (terrain_quadtree_texture_tile_rect(), §4) starts at u_tile.xy and has
+ * the side 1 / u_tile.z. */
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_morph;
 layout(location = 2) in vec4 a_tex;
@@ -23,7 +24,7 @@ main ()
   vec3 p = a_position + u_morph * a_morph;
   vec2 tc = a_tex.xy + u_morph * a_tex.zw;
 
-  v_st = tc * u_tile.x - u_tile.yz;
+  v_st = (tc - u_tile.xy) * u_tile.z;
   v_normal = a_normal;
   v_level = (p.y - u_height_range.x) * u_height_range.y;
   gl_Position = u_mvp * vec4 (p, 1.0);

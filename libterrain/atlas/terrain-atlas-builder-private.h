@@ -142,4 +142,26 @@ const BuildTextureSettings *terrain_atlas_builder_get_texture_settings (TerrainA
 void terrain_atlas_builder_set_midpoint_metric (TerrainAtlasBuilder *self,
                                                 gboolean             midpoint);
 
+/* Geometry (terrain-atlas-builder-activation.c, -geometry.c): a vertex's
+ * slot in the activation grid, and the diagonal of a 4-8 mesh square. */
+static inline gsize
+act_index (const BuildState *state,
+           gint64            x,
+           gint64            y)
+{
+  return (gsize) y * (state->side + 1) + (gsize) x;
+}
+
+/* The 4-8 mesh's squares alternate their diagonal: square (i, j) of a
+ * level (grid units of its side) runs from its top-left to its
+ * bottom-right corner when i + j is even, else from top-right to
+ * bottom-left. */
+static inline gboolean
+square_is_type_a (gint64 x0,
+                  gint64 y0,
+                  gint64 size)
+{
+  return (((x0 / size) ^ (y0 / size)) & 1) == 0;
+}
+
 G_END_DECLS

@@ -307,3 +307,85 @@ terrain_quadtree_texture_node_at (guint    texture_level,
   if (y != NULL)
     *y = (guint32) fy;
 }
+
+/**
+ * terrain_quadtree_texture_tile_rect:
+ * @texture_level: level L of the texture tree
+ * @x: texture stub X
+ * @y: texture stub Y
+ * @tex_coord_x: (out) (optional): lowest terrain-wide texCoord.x in the tile
+ * @tex_coord_y: (out) (optional): lowest terrain-wide texCoord.y in the tile
+ *
+ * The square of terrain-wide texture coordinates that texture stub
+ * (@x, @y) of level L covers, the inverse of
+ * [func@Terrain.quadtree_texture_node_at] (atlas-chu-tqt.md §4,
+ * "Texture-tree orientation": the texture tree swaps the axes): with
+ * N = 2^L and s = 1/N the tile holds texCoord.x in [@y s, (@y + 1) s) and
+ * texCoord.y in [@x s, (@x + 1) s). A coordinate's place inside the tile
+ * (0 to 1 across it, as its picture is sampled) is
+ * `((texCoord.x, texCoord.y) - (tex_coord_x, tex_coord_y)) / s`, which is
+ * [func@Terrain.quadtree_texture_local_uv] for a stub given directly
+ * rather than through the geometry node it textures.
+ *
+ * Returns: the side s of the square, 1/2^L; 0 when @x or @y lies outside
+ *   the level (the outputs are then not set)
+ */
+gdouble
+terrain_quadtree_texture_tile_rect (guint    texture_level,
+                                    guint32  x,
+                                    guint32  y,
+                                    gdouble *tex_coord_x,
+                                    gdouble *tex_coord_y)
+{
+  guint64 n;
+  double side;
+
+  g_return_val_if_fail (texture_level < TERRAIN_QUADTREE_MAX_DEPTH, 0);
+
+  n = G_GUINT64_CONSTANT (1) << texture_level;
+  if (x >= n || y >= n)
+    return 0;
+  side = 1.0 / (double) n;
+  if (tex_coord_x != NULL)
+    *tex_coord_x = y * side;
+  if (tex_coord_y != NULL)
+    *tex_coord_y = x * side;
+  return side;
+}
+
+/**
+ * terrain_quadtree_texture_geometry_node:
+ * @texture_level: level L of the texture tree
+ * @x: texture stub X
+ * @y: texture stub Y
+ * @geometry_x: (out) (optional): X of the geometry node at level L
+ * @geometry_y: (out) (optional): Y of the geometry node at level L
+ *
+ * The geometry node that texture stub (@x, @y) textures, the inverse of
+ * [func@Terrain.quadtree_texture_stub] at one level: the texture tree
+ * reflects geometry X (atlas-chu-tqt.md §4, "Texture-tree orientation"),
+ * so with N = 2^L the node is (N - 1 - @x, @y).
+ *
+ * Returns: %FALSE when @x or @y lies outside the level (the outputs are
+ *   then not set)
+ */
+gboolean
+terrain_quadtree_texture_geometry_node (guint    texture_level,
+                                        guint32  x,
+                                        guint32  y,
+                                        guint32 *geometry_x,
+                                        guint32 *geometry_y)
+{
+  guint64 n;
+
+  g_return_val_if_fail (texture_level < TERRAIN_QUADTREE_MAX_DEPTH, FALSE);
+
+  n = G_GUINT64_CONSTANT (1) << texture_level;
+  if (x >= n || y >= n)
+    return FALSE;
+  if (geometry_x != NULL)
+    *geometry_x = (guint32) (n - 1 - x);
+  if (geometry_y != NULL)
+    *geometry_y = y;
+  return TRUE;
+}

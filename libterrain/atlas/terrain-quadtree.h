@@ -70,5 +70,17 @@ void     terrain_quadtree_texture_node_at  (guint     texture_level,
                                             gfloat    tex_coord_y,
                                             guint32  *x,
                                             guint32  *y);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean terrain_quadtree_texture_geometry_node (guint    texture_level,
+                                                 guint32  x,
+                                                 guint32  y,
+                                                 guint32 *geometry_x,
+                                                 guint32 *geometry_y);
+TERRAIN_AVAILABLE_IN_ALL
+gdouble  terrain_quadtree_texture_tile_rect (guint    texture_level,
+                                             guint32  x,
+                                             guint32  y,
+                                             gdouble *tex_coord_x,
+                                             gdouble *tex_coord_y);
 
 G_END_DECLS

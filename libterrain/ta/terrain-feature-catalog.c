@@ -702,6 +702,55 @@ terrain_feature_catalog_load_archive (TerrainFeatureCatalog  *self,
 }
 
 /**
+ * terrain_feature_catalog_load_game_files:
+ * @self: a #TerrainFeatureCatalog
+ * @files: the files of an install as the game sees them
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @error: return location for a #GError
+ *
+ * Adds the features of every `.tdf` file under `features/` in @files, in
+ * path order, each read from the archive or folder that wins for its path
+ * (what the game loads). The origin of each feature names that source and
+ * the path. Files that cannot be read or parsed are skipped and reported by
+ * [method@Terrain.FeatureCatalog.get_issues].
+ *
+ * Returns: %TRUE (the parameter @error is for future use)
+ */
+gboolean
+terrain_feature_catalog_load_game_files (TerrainFeatureCatalog  *self,
+                                         TerrainGameFiles       *files,
+                                         const TerrainLimits    *limits,
+                                         GError                **error)
+{
+  g_auto(GStrv) paths = NULL;
+
+  g_return_val_if_fail (TERRAIN_IS_FEATURE_CATALOG (self), FALSE);
+  g_return_val_if_fail (TERRAIN_IS_GAME_FILES (files), FALSE);
+
+  paths = terrain_game_files_list (files, "features", ".tdf");
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      guint index = 0;
+      g_autofree char *origin = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) file_error = NULL;
+
+      terrain_game_files_find (files, paths[i], &index);
+      origin = g_strdup_printf ("%s:%s",
+                                terrain_game_files_get_source_name (
+                                  files, terrain_game_files_get_source (files, index)),
+                                paths[i]);
+      bytes = terrain_game_files_read (files, index, &file_error);
+      if (bytes == NULL ||
+          !terrain_feature_catalog_add_bytes (self, bytes, origin, limits, &file_error))
+        add_issue (self, TERRAIN_SEVERITY_WARNING, origin, -1, "skipped: %s",
+                   file_error->message);
+    }
+
+  return TRUE;
+}
+
+/**
  * terrain_feature_catalog_get_n_features:
  * @self: a #TerrainFeatureCatalog
  *

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "core/terrain-limits.h"
+#include "terrain-game-files.h"
 #include "terrain-hpi-archive.h"
 #include "terrain-tdf-document.h"
 
@@ -113,6 +114,11 @@ gboolean                  terrain_feature_catalog_load_archive   (TerrainFeature
                                                                   const char             *prefix,
                                                                   const TerrainLimits    *limits,
                                                                   GError                **error);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean                  terrain_feature_catalog_load_game_files (TerrainFeatureCatalog  *self,
+                                                                   TerrainGameFiles       *files,
+                                                                   const TerrainLimits    *limits,
+                                                                   GError                **error);
 TERRAIN_AVAILABLE_IN_ALL
 guint                     terrain_feature_catalog_get_n_features (TerrainFeatureCatalog  *self);
 TERRAIN_AVAILABLE_IN_ALL

@@ -1,0 +1,332 @@
+/* terrain-editor-window-actions.c
+ *
+ * The window actions: save and save as, undo and redo, zoom, validate,
+ * regenerate the minimap, import an image, delete a feature.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "terrain-editor-window-private.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+/* ------------------------------------------------------------------------ */
+/* Saving                                                                   */
+
+gboolean
+window_save_to (TerrainEditorWindow *self,
+         GFile               *file)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->document == NULL)
+    return FALSE;
+  if (!terrain_document_save (self->document, file, NULL, &error))
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_autofree char *message = g_strdup_printf (_("Could not save “%s”: %s"), name, error->message);
+
+      terrain_editor_window_show_error (self, message);
+      return FALSE;
+    }
+  g_set_object (&self->file, file);
+  terrain_document_set_file (self->document, file);
+  terrain_document_set_modified (self->document, FALSE);
+  terrain_command_stack_mark_clean (self->stack);
+  terrain_editor_application_add_recent (window_get_app (self), file);
+  gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  window_update_title (self);
+  return TRUE;
+}
+
+static void
+on_save_as_response (GtkNativeDialog     *dialog,
+                     int                  response,
+                     TerrainEditorWindow *self)
+{
+  gboolean saved = FALSE;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      saved = window_save_to (self, file);
+    }
+  g_object_unref (dialog);
+  if (saved && self->closing_after_save)
+    {
+      self->force_close = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+    }
+  self->closing_after_save = FALSE;
+}
+
+void
+window_save_as_dialog (TerrainEditorWindow *self)
+{
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (_("Save As"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  if (self->file != NULL)
+    {
+      g_autofree char *name = g_file_get_basename (self->file);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+    }
+  g_signal_connect (chooser, "response", G_CALLBACK (on_save_as_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+gboolean
+window_can_save_in_place (TerrainEditorWindow *self)
+{
+  GFile *file = self->document != NULL ? terrain_document_get_file (self->document) : NULL;
+
+  /* A map opened from inside an archive has no file of its own. */
+  return file != NULL && self->file != NULL && g_file_equal (file, self->file);
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+
+  if (window_can_save_in_place (self))
+    window_save_to (self, self->file);
+  else
+    window_save_as_dialog (self);
+}
+
+static void
+save_as_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+  const char *uri = parameter != NULL ? g_variant_get_string (parameter, NULL) : "";
+
+  /* win.save-as('URI') saves without asking, for scripts and tests. */
+  if (uri[0] != '\0')
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uri);
+
+      window_save_to (self, file);
+    }
+  else
+    window_save_as_dialog (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Other actions                                                            */
+
+static void
+undo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+
+  if (self->stack != NULL)
+    terrain_command_stack_undo (self->stack);
+  g_clear_object (&self->sea_level_command);
+  /* The Atlas tool shows chunk offsets and tiles an undo may change. */
+  if (TERRAIN_IS_ATLAS_FILE (self->document))
+    window_fill_atlas (self);
+}
+
+static void
+redo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (self->stack != NULL && !terrain_command_stack_redo (self->stack, &error) && error != NULL)
+    terrain_editor_window_show_error (self, error->message);
+  if (TERRAIN_IS_ATLAS_FILE (self->document))
+    window_fill_atlas (self);
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+  double zoom = terrain_editor_map_view_get_zoom (self->map_view);
+
+  if (g_str_equal (action_name, "win.zoom-in"))
+    terrain_editor_map_view_set_zoom (self->map_view, zoom * 1.5);
+  else if (g_str_equal (action_name, "win.zoom-out"))
+    terrain_editor_map_view_set_zoom (self->map_view, zoom / 1.5);
+  else if (g_str_equal (action_name, "win.zoom-one"))
+    terrain_editor_map_view_set_zoom (self->map_view, 1.0);
+  else
+    terrain_editor_map_view_zoom_to_fit (self->map_view);
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+}
+
+static void
+validate_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+
+  window_fill_findings (self);
+  gtk_notebook_set_current_page (self->side_notebook, 3);
+}
+
+static void
+regenerate_minimap_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+  g_autoptr(TerrainCommand) command = NULL;
+
+  if (window_get_tnt (self) == NULL || window_get_palette (self) == NULL)
+    return;
+  command = terrain_tnt_edit_new_regenerate_minimap (window_get_tnt (self), window_get_palette (self));
+  if (window_execute (self, command))
+    window_show_info (self, _("The minimap was regenerated from the tiles."));
+}
+
+static void
+on_import_image_response (GtkNativeDialog     *dialog,
+                          int                  response,
+                          TerrainEditorWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && window_get_tnt (self) != NULL && window_get_palette (self) != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = g_file_load_bytes (file, NULL, NULL, &error);
+      g_autoptr(TerrainImage) image = bytes != NULL ? terrain_image_load_png_bytes (bytes, &error) : NULL;
+      g_autoptr(TerrainCommand) command = NULL;
+
+      if (image != NULL)
+        command = terrain_tnt_edit_new_import_image (window_get_tnt (self), image, window_get_palette (self),
+                                                     TERRAIN_DITHER_NONE, TERRAIN_TNT_IMPORT_KEEP_TILES,
+                                                     &error);
+      if (command == NULL)
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not import the image: %s"), error->message);
+          terrain_editor_window_show_error (self, message);
+        }
+      else
+        window_execute (self, command);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+import_image_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Import Image as Tile Set"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("PNG images"));
+  gtk_file_filter_add_suffix (filter, "png");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_object_unref (filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_import_image_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* The placed feature whose footprint covers a cell. */
+gboolean
+window_find_feature_at (TerrainEditorWindow *self,
+                 int                  x,
+                 int                  y,
+                 int                 *anchor_x,
+                 int                 *anchor_y)
+{
+  TerrainTntMap *map = window_get_tnt (self);
+  g_autoptr(GArray) placements = NULL;
+
+  if (map == NULL)
+    return FALSE;
+  placements = terrain_tnt_map_list_placements (map);
+  for (guint i = placements->len; i-- > 0;)
+    {
+      const TerrainTntPlacement *p = &g_array_index (placements, TerrainTntPlacement, i);
+      guint fw = 1, fh = 1;
+
+      terrain_editor_map_view_get_footprint (self->map_view, terrain_tnt_map_get_feature_name (map, p->feature),
+                                             &fw, &fh);
+      if (x >= (int) p->x && x < (int) (p->x + fw) && y >= (int) p->y && y < (int) (p->y + fh))
+        {
+          *anchor_x = p->x;
+          *anchor_y = p->y;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+void
+window_remove_feature_at (TerrainEditorWindow *self,
+                   int                  x,
+                   int                  y)
+{
+  g_autoptr(TerrainCommand) command = NULL;
+  TerrainFeatureCatalog *catalog = window_get_catalog (self);
+
+  command = terrain_tnt_edit_new_remove_feature (window_get_tnt (self), x, y,
+                                                 catalog != NULL ? terrain_feature_catalog_footprint_func : NULL,
+                                                 catalog != NULL ? g_object_ref (catalog) : NULL,
+                                                 catalog != NULL ? g_object_unref : NULL);
+  window_execute (self, command);
+  self->have_selection = FALSE;
+}
+
+static void
+delete_feature_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+
+  if (self->have_selection && window_get_tnt (self) != NULL)
+    window_remove_feature_at (self, self->selected_x, self->selected_y);
+}
+
+/* Installs the window actions of this file. */
+void
+window_actions_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", "s", save_as_action);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-one", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "win.validate", NULL, validate_action);
+  gtk_widget_class_install_action (widget_class, "win.regenerate-minimap", NULL, regenerate_minimap_action);
+  gtk_widget_class_install_action (widget_class, "win.import-image", NULL, import_image_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-feature", NULL, delete_feature_action);
+}

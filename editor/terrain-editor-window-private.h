@@ -1,0 +1,157 @@
+/* terrain-editor-window-private.h
+ *
+ * The window's instance structure and the functions its files share:
+ * terrain-editor-window.c (the class, messages, title, opening a document,
+ * closing), -panels.c (Structure, Findings, Features and Tiles tabs),
+ * -atlas.c (Atlas stubs and the Atlas tool), -actions.c (saving and the
+ * other window actions) and -tools.c (the editing tools).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "terrain-editor-window.h"
+#include "terrain-editor-item.h"
+#include "terrain-editor-map-view.h"
+#include "terrain-editor-gl-view.h"
+
+G_BEGIN_DECLS
+
+/* The tools of the Tools tab, in button order (tools[] in
+ * terrain-editor-window.c). */
+#define N_TOOLS 7
+
+/* Continuous changes of the sea-level control within this many
+ * microseconds of each other form one undo step. */
+#define SEA_LEVEL_MERGE_USEC (2 * G_USEC_PER_SEC)
+
+struct _TerrainEditorWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* Template children */
+  GtkInfoBar *info_bar;
+  GtkLabel *info_label;
+  GtkStack *main_stack;
+  GtkSpinner *spinner;
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkNotebook *view_notebook;
+  GtkNotebook *side_notebook;
+  TerrainEditorMapView *map_view;
+  GtkBox *gl_box;
+  GtkOverlay *gl_overlay;
+  GtkWidget *chunk_levels_button;
+  GtkLabel *chunk_levels_label;
+  GtkLabel *gl_empty_label;
+  GtkGrid *tool_buttons;
+  GtkWidget *tool_button[N_TOOLS];
+  GtkStack *tool_stack;
+  GtkAdjustment *sea_adjustment;
+  GtkAdjustment *radius_adjustment;
+  GtkAdjustment *strength_adjustment;
+  GtkAdjustment *level_adjustment;
+  GtkAdjustment *tile_adjustment;
+  GtkDropDown *brush_mode;
+  GtkDropDown *brush_falloff;
+  GtkEntry *feature_entry;
+  GtkPicture *tile_picture;
+  GtkGridView *tile_grid;
+  GtkBox *atlas_box;
+  GtkListView *structure_list;
+  GtkListView *feature_list;
+  GtkListView *findings_list;
+  GtkLabel *findings_tab_label;
+  GtkLabel *properties_label;
+  GtkLabel *status_label;
+  GMenu *recent_menu;
+
+  GtkWidget *gl_view;
+
+  /* Document */
+  GFile *file;
+  TerrainDocument *document;
+  TerrainCommandStack *stack;
+  TerrainOtaFile *ota;
+  GCancellable *cancellable;
+  char *error_message;
+  gboolean busy;
+  gboolean force_close;
+  gboolean closing_after_save;
+
+  /* Tools */
+  char *tool;
+  gboolean show_grid;
+  gboolean show_features;
+  gboolean show_contours;
+  gboolean show_voids;
+  gboolean show_start_positions;
+  gboolean show_chunk_levels;
+
+  gboolean updating_sea_level;
+  TerrainCommand *sea_level_command;
+  gint64 sea_level_time;
+
+  guint stroke;
+  gboolean stroking;
+  double last_dab_x, last_dab_y;
+
+  gboolean moving_feature;
+  int move_from_x, move_from_y;
+  int press_x, press_y;
+  gboolean have_selection;
+  int selected_x, selected_y;
+
+  GPtrArray *tile_textures;
+};
+
+/* terrain-editor-window.c */
+gboolean window_execute (TerrainEditorWindow *self,
+                         TerrainCommand      *command);
+TerrainEditorApplication * window_get_app (TerrainEditorWindow *self);
+TerrainFeatureCatalog * window_get_catalog (TerrainEditorWindow *self);
+TerrainPalette * window_get_palette (TerrainEditorWindow *self);
+TerrainTntMap * window_get_tnt (TerrainEditorWindow *self);
+void window_on_sea_level_notify (TerrainEditorWindow *self);
+void window_show_info (TerrainEditorWindow *self,
+                       const char          *message);
+gboolean window_tool_applies (TerrainEditorWindow *self,
+                              const char          *tool);
+void window_update_title (TerrainEditorWindow *self);
+
+/* terrain-editor-window-panels.c */
+void window_fill_features (TerrainEditorWindow *self);
+void window_fill_findings (TerrainEditorWindow *self);
+void window_fill_structure (TerrainEditorWindow *self);
+void window_fill_tiles (TerrainEditorWindow *self);
+void window_update_tile_picture (TerrainEditorWindow *self);
+
+/* terrain-editor-window-atlas.c */
+void window_fill_atlas (TerrainEditorWindow *self);
+void window_highlight_atlas_stub (TerrainEditorWindow *self,
+                                  TerrainAtlasStub    *stub,
+                                  gboolean             frame);
+
+/* terrain-editor-window-actions.c */
+gboolean window_can_save_in_place (TerrainEditorWindow *self);
+gboolean window_find_feature_at (TerrainEditorWindow *self,
+                                 int                  x,
+                                 int                  y,
+                                 int                 *anchor_x,
+                                 int                 *anchor_y);
+void window_remove_feature_at (TerrainEditorWindow *self,
+                               int                  x,
+                               int                  y);
+void window_save_as_dialog (TerrainEditorWindow *self);
+gboolean window_save_to (TerrainEditorWindow *self,
+                         GFile               *file);
+
+/* terrain-editor-window-tools.c */
+void window_set_tool (TerrainEditorWindow *self,
+                      const char          *tool);
+void window_actions_class_init (GtkWidgetClass *widget_class);
+void window_panels_init (TerrainEditorWindow *self);
+void window_tools_init (TerrainEditorWindow *self);
+
+G_END_DECLS
