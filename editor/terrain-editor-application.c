@@ -337,6 +337,110 @@ on_choose_palette (GtkButton                *button,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* The palette entry sets the palette-path setting when it is activated,
+ * loses the focus, or holds the path of a file for PALETTE_ENTRY_DELAY_MS
+ * (not at every keystroke: a half-typed path is no palette); its icon
+ * tells whether the setting's palette loaded. */
+#define PALETTE_ENTRY_DELAY_MS 400
+
+static void
+update_palette_entry_icon (GtkEntry                 *entry,
+                           TerrainEditorApplication *self)
+{
+  const char *error = terrain_editor_application_get_palette_error (self);
+
+  gtk_entry_set_icon_from_icon_name (entry, GTK_ENTRY_ICON_SECONDARY,
+                                     error != NULL ? "dialog-error-symbolic" : NULL);
+  gtk_entry_set_icon_tooltip_text (entry, GTK_ENTRY_ICON_SECONDARY, error);
+}
+
+static void
+commit_palette_entry (GtkEntry                 *entry,
+                      TerrainEditorApplication *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  g_autofree char *current = g_settings_get_string (self->settings, "palette-path");
+  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "palette-timeout"));
+
+  if (id != 0)
+    g_source_remove (id);
+  g_object_set_data (G_OBJECT (entry), "palette-timeout", NULL);
+  if (g_strcmp0 (text, current) != 0)
+    g_settings_set_string (self->settings, "palette-path", text);
+  update_palette_entry_icon (entry, self);
+}
+
+static gboolean
+on_palette_entry_timeout (gpointer data)
+{
+  GtkEntry *entry = data;
+
+  g_object_set_data (G_OBJECT (entry), "palette-timeout", NULL);
+  commit_palette_entry (entry, g_object_get_data (G_OBJECT (entry), "application"));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_palette_entry_changed (GtkEntry                 *entry,
+                          TerrainEditorApplication *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "palette-timeout"));
+  g_autofree char *current = g_settings_get_string (self->settings, "palette-path");
+
+  if (id != 0)
+    g_source_remove (id);
+  id = 0;
+  if (g_strcmp0 (text, current) != 0 && g_file_test (text, G_FILE_TEST_IS_REGULAR))
+    id = g_timeout_add_full (G_PRIORITY_DEFAULT, PALETTE_ENTRY_DELAY_MS, on_palette_entry_timeout,
+                             g_object_ref (entry), g_object_unref);
+  g_object_set_data (G_OBJECT (entry), "palette-timeout", GUINT_TO_POINTER (id));
+}
+
+static void
+on_palette_entry_leave (GtkEventControllerFocus  *controller,
+                        TerrainEditorApplication *self)
+{
+  commit_palette_entry (GTK_ENTRY (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller))), self);
+}
+
+static void
+on_palette_entry_destroy (GtkEntry *entry)
+{
+  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "palette-timeout"));
+
+  if (id != 0)
+    g_source_remove (id);
+  g_object_set_data (G_OBJECT (entry), "palette-timeout", NULL);
+}
+
+static void
+on_palette_setting_changed (GtkEntry   *entry,
+                            const char *key,
+                            GSettings  *settings)
+{
+  update_palette_entry_icon (entry, g_object_get_data (G_OBJECT (entry), "application"));
+}
+
+static void
+setup_palette_entry (TerrainEditorApplication *self,
+                     GtkEntry                 *entry)
+{
+  GtkEventController *focus = gtk_event_controller_focus_new ();
+
+  /* The setting fills the entry; the entry sets it as said above. */
+  g_settings_bind (self->settings, "palette-path", entry, "text", G_SETTINGS_BIND_GET);
+  g_object_set_data_full (G_OBJECT (entry), "application", g_object_ref (self), g_object_unref);
+  g_signal_connect (entry, "changed", G_CALLBACK (on_palette_entry_changed), self);
+  g_signal_connect (entry, "activate", G_CALLBACK (commit_palette_entry), self);
+  g_signal_connect (entry, "destroy", G_CALLBACK (on_palette_entry_destroy), NULL);
+  g_signal_connect (focus, "leave", G_CALLBACK (on_palette_entry_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (entry), focus);
+  g_signal_connect_object (self->settings, "changed::palette-path", G_CALLBACK (on_palette_setting_changed),
+                           entry, G_CONNECT_SWAPPED);
+  update_palette_entry_icon (entry, self);
+}
+
 static gboolean
 strv_to_text (GValue   *value,
               GVariant *variant,
@@ -376,8 +480,7 @@ preferences_action (GSimpleAction *action,
   GtkWindow *dialog = GTK_WINDOW (gtk_builder_get_object (builder, "preferences"));
 
   gtk_window_set_transient_for (dialog, gtk_application_get_active_window (GTK_APPLICATION (self)));
-  g_settings_bind (self->settings, "palette-path",
-                   gtk_builder_get_object (builder, "palette_entry"), "text", G_SETTINGS_BIND_DEFAULT);
+  setup_palette_entry (self, GTK_ENTRY (gtk_builder_get_object (builder, "palette_entry")));
   g_settings_bind_with_mapping (self->settings, "feature-folders",
                                 gtk_builder_get_object (builder, "features_entry"), "text",
                                 G_SETTINGS_BIND_DEFAULT, strv_to_text, text_to_strv, NULL, NULL);

@@ -25,7 +25,9 @@
 #define MAX_TEXTURE_SIDE 4096
 #define MIN_TEXTURE_SIDE 512
 #define MIN_ZOOM (1.0 / 64.0)
-#define MAX_ZOOM 16.0
+/* At most this many screen pixels a cell (a map pixel for pictures other
+ * than TNT maps), whatever the picture's pixels a cell. */
+#define MAX_ZOOM 256.0
 #define CONTOUR_INTERVAL 16
 
 struct _TerrainEditorMapView
@@ -80,6 +82,10 @@ struct _TerrainEditorMapView
 
   double pan_h, pan_v;
   gboolean panning;
+
+  /* The pointer over the view (widget coordinates), for Ctrl+scroll. */
+  gboolean pointer_inside;
+  double pointer_x, pointer_y;
 };
 
 enum {
@@ -305,7 +311,11 @@ rerender (TerrainEditorMapView *self)
   self->texture_scale = (double) factor / magnify;
   self->map_width = width;
   self->map_height = height;
-  self->cell_pixels = get_tnt (self) != NULL ? TERRAIN_TNT_CELL_PIXELS : 1.0;
+  /* A TNT map's picture has 16 pixels a cell with a palette, one (its
+   * heights) without: the cell size follows the picture. */
+  self->cell_pixels = 1.0;
+  if (get_tnt (self) != NULL && terrain_tnt_map_get_width (get_tnt (self)) > 0)
+    self->cell_pixels = (double) width / terrain_tnt_map_get_width (get_tnt (self));
 
 out:
   update_adjustments (self);
@@ -382,14 +392,27 @@ vvalue (TerrainEditorMapView *self)
   return self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
 }
 
-/* Widget coordinates to map cells. */
-static void
-widget_to_cell (TerrainEditorMapView *self,
-                double                wx,
-                double                wy,
-                double               *x,
-                double               *y)
+/**
+ * terrain_editor_map_view_cell_at:
+ * @self: a map view
+ * @wx: widget X, pixels
+ * @wy: widget Y, pixels
+ * @x: (out): map X under the point, cell units (fractional)
+ * @y: (out): map Y under the point, cell units
+ *
+ * The map position drawn at a point of the view, whatever the picture
+ * (16 pixels a cell with a palette, one without, an Atlas picture) and the
+ * zoom. Every pointer event the view reports goes through this.
+ */
+void
+terrain_editor_map_view_cell_at (TerrainEditorMapView *self,
+                                 double                wx,
+                                 double                wy,
+                                 double               *x,
+                                 double               *y)
 {
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
   *x = (wx + hvalue (self)) / self->zoom / self->cell_pixels;
   *y = (wy + vvalue (self)) / self->zoom / self->cell_pixels;
 }
@@ -402,7 +425,7 @@ zoom_around (TerrainEditorMapView *self,
 {
   double mx, my;
 
-  zoom = CLAMP (zoom, MIN_ZOOM, MAX_ZOOM);
+  zoom = CLAMP (zoom, MIN_ZOOM, MAX_ZOOM / self->cell_pixels);
   if (zoom == self->zoom)
     return;
 
@@ -446,7 +469,8 @@ apply_fit (TerrainEditorMapView *self)
   if (width <= 1 || height <= 1 || self->map_width <= 0)
     return FALSE;
 
-  self->zoom = CLAMP (MIN (width / self->map_width, height / self->map_height), MIN_ZOOM, MAX_ZOOM);
+  self->zoom = CLAMP (MIN (width / self->map_width, height / self->map_height), MIN_ZOOM,
+                      MAX_ZOOM / self->cell_pixels);
   update_adjustments (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -882,7 +906,7 @@ emit_cell_event (TerrainEditorMapView  *self,
 
   if (self->map_width <= 0)
     return;
-  widget_to_cell (self, wx, wy, &x, &y);
+  terrain_editor_map_view_cell_at (self, wx, wy, &x, &y);
   g_signal_emit (self, signals[CELL_EVENT], 0, phase, x, y, button, state);
 }
 
@@ -951,6 +975,9 @@ on_motion (GtkEventControllerMotion *controller,
            double                    y,
            TerrainEditorMapView     *self)
 {
+  self->pointer_inside = TRUE;
+  self->pointer_x = x;
+  self->pointer_y = y;
   emit_cell_event (self, TERRAIN_EDITOR_MAP_HOVER, x, y, 0, 0);
 }
 
@@ -958,6 +985,7 @@ static void
 on_leave (GtkEventControllerMotion *controller,
           TerrainEditorMapView     *self)
 {
+  self->pointer_inside = FALSE;
   if (self->map_width > 0)
     g_signal_emit (self, signals[CELL_EVENT], 0, TERRAIN_EDITOR_MAP_LEAVE, -1.0, -1.0, 0u, 0);
 }
@@ -969,32 +997,41 @@ on_scroll (GtkEventControllerScroll *controller,
            TerrainEditorMapView     *self)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  GdkEvent *event;
-  double x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
-  double y = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
 
   if ((state & GDK_CONTROL_MASK) == 0)
     return FALSE;
 
-  event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
-  if (event != NULL)
-    {
-      double ex, ey;
-      GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
+  /* About the pointer (the motion controller's last position: a scroll
+   * event's own position is the surface's), else the centre. */
+  if (self->pointer_inside)
+    terrain_editor_map_view_zoom_at (self, self->zoom * pow (1.2, -dy), self->pointer_x, self->pointer_y);
+  else
+    terrain_editor_map_view_zoom_at (self, self->zoom * pow (1.2, -dy), gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+                                     gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+  return TRUE;
+}
 
-      if (gdk_event_get_position (event, &ex, &ey) && native != NULL)
-        {
-          double nx, ny;
-
-          gtk_native_get_surface_transform (native, &nx, &ny);
-          gtk_widget_translate_coordinates (GTK_WIDGET (native), GTK_WIDGET (self),
-                                            ex - nx, ey - ny, &x, &y);
-        }
-    }
+/**
+ * terrain_editor_map_view_zoom_at:
+ * @self: a map view
+ * @zoom: the new zoom (screen pixels per picture pixel), clamped
+ * @wx: widget X that keeps showing the same map position
+ * @wy: widget Y
+ *
+ * Zooms about a point of the view, as Ctrl+scroll does about the pointer:
+ * the map position under (@wx, @wy) stays there (when the map is larger
+ * than the view; a smaller map is centred).
+ */
+void
+terrain_editor_map_view_zoom_at (TerrainEditorMapView *self,
+                                 double                zoom,
+                                 double                wx,
+                                 double                wy)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
 
   self->fit_pending = FALSE;
-  zoom_around (self, self->zoom * pow (1.2, -dy), x, y);
-  return TRUE;
+  zoom_around (self, zoom, wx, wy);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1056,11 +1093,10 @@ terrain_editor_map_view_set_palette (TerrainEditorMapView *self,
     self->palette = terrain_palette_ref (palette);
   if (self->document != NULL)
     {
-      gboolean had_picture = self->texture != NULL;
-
+      /* The picture changes size (16 pixels a cell with a palette, one
+       * without): the old zoom would show a corner of it. */
       rerender (self);
-      if (!had_picture)
-        terrain_editor_map_view_zoom_to_fit (self);
+      terrain_editor_map_view_zoom_to_fit (self);
     }
 }
 

@@ -48,6 +48,15 @@ double           terrain_editor_map_view_get_zoom         (TerrainEditorMapView 
 void             terrain_editor_map_view_set_zoom         (TerrainEditorMapView  *self,
                                                            double                 zoom);
 void             terrain_editor_map_view_zoom_to_fit      (TerrainEditorMapView  *self);
+void             terrain_editor_map_view_zoom_at          (TerrainEditorMapView  *self,
+                                                           double                 zoom,
+                                                           double                 wx,
+                                                           double                 wy);
+void             terrain_editor_map_view_cell_at          (TerrainEditorMapView  *self,
+                                                           double                 wx,
+                                                           double                 wy,
+                                                           double                *x,
+                                                           double                *y);
 void             terrain_editor_map_view_center_on        (TerrainEditorMapView  *self,
                                                            double                 x,
                                                            double                 y);

@@ -75,6 +75,11 @@ window_save_as_dialog (TerrainEditorWindow *self)
   if (self->file != NULL)
     {
       g_autofree char *name = g_file_get_basename (self->file);
+      g_autoptr(GFile) folder = g_file_get_parent (self->file);
+
+      /* In the map's folder, not the working directory. */
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
       gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
     }
   g_signal_connect (chooser, "response", G_CALLBACK (on_save_as_response), self);

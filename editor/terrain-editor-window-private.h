@@ -104,6 +104,9 @@ struct _TerrainEditorWindow
   int selected_x, selected_y;
 
   GPtrArray *tile_textures;
+
+  /* The info bar shows the palette's load error (cleared once it loads). */
+  gboolean showing_palette_error;
 };
 
 /* terrain-editor-window.c */

@@ -104,6 +104,7 @@ terrain_editor_window_show_error (TerrainEditorWindow *self,
 
   g_free (self->error_message);
   self->error_message = g_strdup (message);
+  self->showing_palette_error = FALSE;
   gtk_info_bar_set_message_type (self->info_bar, GTK_MESSAGE_ERROR);
   gtk_label_set_text (self->info_label, message);
   gtk_info_bar_set_revealed (self->info_bar, TRUE);
@@ -548,32 +549,56 @@ terrain_editor_window_reload_resources (TerrainEditorWindow *self)
   window_fill_tiles (self);
   update_actions (self);
   if (window_get_app (self) != NULL && terrain_editor_application_get_palette_error (window_get_app (self)) != NULL)
-    terrain_editor_window_show_error (self, terrain_editor_application_get_palette_error (window_get_app (self)));
+    {
+      terrain_editor_window_show_error (self, terrain_editor_application_get_palette_error (window_get_app (self)));
+      self->showing_palette_error = TRUE;
+    }
+  else if (self->showing_palette_error)
+    {
+      /* The palette loads now: its old error goes. */
+      self->showing_palette_error = FALSE;
+      g_clear_pointer (&self->error_message, g_free);
+      gtk_info_bar_set_revealed (self->info_bar, FALSE);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
 /* Closing, drag and drop, window state                                     */
+
+static gboolean
+close_idle (gpointer data)
+{
+  TerrainEditorWindow *self = data;
+
+  self->force_close = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* Closes the window once the dialog's response emission is over: closing
+ * it inside would destroy the dialog (destroy-with-parent) while GTK is
+ * still emitting on it. */
+static void
+close_after_dialog (TerrainEditorWindow *self)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT, close_idle, g_object_ref (self), g_object_unref);
+}
 
 static void
 on_confirm_response (GtkDialog           *dialog,
                      int                  response,
                      TerrainEditorWindow *self)
 {
+  g_signal_handlers_disconnect_by_func (dialog, on_confirm_response, self);
   gtk_window_destroy (GTK_WINDOW (dialog));
   if (response == GTK_RESPONSE_REJECT)
-    {
-      self->force_close = TRUE;
-      gtk_window_close (GTK_WINDOW (self));
-    }
+    close_after_dialog (self);
   else if (response == GTK_RESPONSE_ACCEPT)
     {
       if (window_can_save_in_place (self))
         {
           if (window_save_to (self, self->file))
-            {
-              self->force_close = TRUE;
-              gtk_window_close (GTK_WINDOW (self));
-            }
+            close_after_dialog (self);
         }
       else
         {

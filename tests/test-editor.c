@@ -32,39 +32,9 @@
 #include "terrain-editor-map-view.h"
 #include "terrain-editor-window.h"
 #include "terrain-test-fixtures.h"
+#include "test-editor-util.h"
 
-static TerrainEditorApplication *app;
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static TerrainEditorWindow *
-open_and_wait (GFile *file)
-{
-  TerrainEditorWindow *window;
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  window = TERRAIN_EDITOR_WINDOW (terrain_editor_application_open_file (app, file));
-  while (terrain_editor_window_get_busy (window) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (terrain_editor_window_get_busy (window));
-  g_assert_null (terrain_editor_window_get_error_message (window));
-  g_assert_nonnull (terrain_editor_window_get_document (window));
-  return window;
-}
-
-static void
-close_window (TerrainEditorWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  iterate (50);
-}
+TerrainEditorApplication *app;
 
 static void
 test_edit_and_save (void)
@@ -178,39 +148,6 @@ test_open_error (void)
   g_assert_null (terrain_editor_window_get_document (window));
   g_assert_true (terrain_editor_window_is_empty (window));
   close_window (window);
-}
-
-static GdkTexture *
-render_widget (GtkWidget *widget)
-{
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  GdkTexture *texture;
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_object_unref (paintable);
-  return texture;
-}
-
-static guint
-count_colours (GdkTexture *texture)
-{
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
-  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
-
-  gdk_texture_download (texture, data, (gsize) width * 4);
-  for (gsize i = 0; i < (gsize) width * height; i += 7)
-    g_hash_table_add (colours, GUINT_TO_POINTER (((guint32 *) data)[i]));
-  return g_hash_table_size (colours);
 }
 
 static void
@@ -728,24 +665,10 @@ static const FormatCase format_cases[] = {
   { "tdf", "features.tdf", build_tdf, TERRAIN_FORMAT_TDF, "inspect", FALSE },
 };
 
-static GtkWidget *
-child (TerrainEditorWindow *window,
-       const char          *name)
-{
-  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), TERRAIN_EDITOR_TYPE_WINDOW,
-                                                   name));
-}
-
 static const char *
 visible_page (TerrainEditorWindow *window)
 {
   return gtk_stack_get_visible_child_name (GTK_STACK (child (window, "main_stack")));
-}
-
-static TerrainEditorMapView *
-map_view (TerrainEditorWindow *window)
-{
-  return TERRAIN_EDITOR_MAP_VIEW (terrain_editor_window_get_map_view (window));
 }
 
 static void

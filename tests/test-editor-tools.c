@@ -1,0 +1,525 @@
+/* test-editor-tools.c: the editor's tools where the pointer is, under Xvfb
+ *
+ * A generated map with one bright 2x2-cell block (high cells, and a white
+ * tile over them) is drawn without a palette (heights in grey) and with
+ * one, at Fit and at several zooms: the block found in the drawn view is at
+ * the cell the view reports for that point, and a brush dab there raises
+ * the cells under it and nothing far away. Zooming about a point keeps the
+ * cell under it; a palette change fits the map in the view again; closing
+ * a window with unsaved changes and choosing Discard closes it without a
+ * warning (the test runs with G_DEBUG=fatal-warnings).
+ * TERRAIN_EDITOR_SCREENSHOT_DIR keeps screenshots.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <libterrain.h>
+
+#include "test-editor-util.h"
+
+TerrainEditorApplication *app;
+
+#define MAP_W 64
+#define MAP_H 48
+/* The bright block: cells BX..BX+1, BY..BY+1 (tile BX/2, BY/2). */
+#define BX 36
+#define BY 20
+
+typedef struct
+{
+  char  *dir;
+  char  *map_path;
+  char  *palette_path;
+  GFile *map_file;
+} Fixture;
+
+/* Heights 100, the block 255; tile 0 black, tile 1 white over the block;
+ * a grey-ramp palette beside it. */
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new (MAP_W, MAP_H, &error);
+  g_autofree guint8 *white = g_malloc (TERRAIN_TNT_TILE_PIXELS * TERRAIN_TNT_TILE_PIXELS);
+  guint8 pal[1024];
+  guint tile;
+
+  g_assert_no_error (error);
+  f->dir = g_dir_make_tmp ("test-editor-tools-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint y = 0; y < MAP_H; y++)
+    for (guint x = 0; x < MAP_W; x++)
+      terrain_tnt_map_set_cell_height (map, x, y, 100);
+  for (guint y = BY; y < BY + 2; y++)
+    for (guint x = BX; x < BX + 2; x++)
+      terrain_tnt_map_set_cell_height (map, x, y, 255);
+  memset (white, 255, TERRAIN_TNT_TILE_PIXELS * TERRAIN_TNT_TILE_PIXELS);
+  tile = terrain_tnt_map_add_tile (map, white);
+  terrain_tnt_map_set_tile_index (map, BX / 2, BY / 2, (guint16) tile);
+  terrain_tnt_map_set_sea_level (map, 0);
+  f->map_path = g_build_filename (f->dir, "block.tnt", NULL);
+  f->map_file = g_file_new_for_path (f->map_path);
+  g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), f->map_file, NULL, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < 256; i++)
+    {
+      pal[4 * i] = pal[4 * i + 1] = pal[4 * i + 2] = (guint8) i;
+      pal[4 * i + 3] = 0;
+    }
+  f->palette_path = g_build_filename (f->dir, "PALETTE.PAL", NULL);
+  g_assert_true (g_file_set_contents (f->palette_path, (const char *) pal, sizeof pal, &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (f->dir);
+  g_settings_reset (terrain_editor_application_get_settings (app), "palette-path");
+  g_clear_object (&f->map_file);
+  g_free (f->map_path);
+  g_free (f->palette_path);
+  g_free (f->dir);
+}
+
+static TerrainEditorWindow *
+open_shown (Fixture *f)
+{
+  TerrainEditorWindow *window = open_and_wait (f->map_file);
+  GtkWidget *view = terrain_editor_window_get_map_view (window);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  g_object_set (window, "show-contours", FALSE, "show-grid", FALSE, "show-start-positions", FALSE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  while ((!gtk_widget_get_mapped (view) || gtk_widget_get_width (view) < 200)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  iterate (300);
+  g_assert_cmpint (gtk_widget_get_width (view), >=, 200);
+  return window;
+}
+
+/* The centre of the view's white pixels; FALSE when there are none. */
+static gboolean
+find_block (GtkWidget *view,
+            double    *wx,
+            double    *wy)
+{
+  g_autoptr(GdkTexture) texture = render_widget (view);
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
+  double sx = 0, sy = 0;
+  guint n = 0;
+
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        const guint8 *p = data + ((gsize) y * width + x) * 4;
+
+        if (p[0] > 230 && p[1] > 230 && p[2] > 230)
+          {
+            sx += x + 0.5;
+            sy += y + 0.5;
+            n++;
+          }
+      }
+  if (n == 0)
+    return FALSE;
+  *wx = sx / n;
+  *wy = sy / n;
+  return TRUE;
+}
+
+static void
+save_screenshot (GtkWidget  *widget,
+                 const char *name)
+{
+  const char *out_dir = g_getenv ("TERRAIN_EDITOR_SCREENSHOT_DIR");
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *png = NULL;
+
+  if (out_dir == NULL)
+    return;
+  iterate (50);
+  texture = render_widget (widget);
+  png = g_build_filename (out_dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+  g_test_message ("screenshot: %s", png);
+}
+
+static void
+check_mode (TerrainEditorWindow *window,
+            double               cell_pixels,
+            const char          *mode)
+{
+  TerrainEditorMapView *view = map_view (window);
+  TerrainTntMap *map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  TerrainCommandStack *stack = terrain_editor_window_get_command_stack (window);
+  /* Screen pixels a cell: 0 is Fit. */
+  const double zooms[] = { 0, 3, 8, 24, 64 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (zooms); i++)
+    {
+      double wx = 0, wy = 0, cx, cy, ppc;
+      guint8 before_far;
+
+      if (zooms[i] == 0)
+        terrain_editor_map_view_zoom_to_fit (view);
+      else
+        terrain_editor_map_view_set_zoom (view, zooms[i] / cell_pixels);
+      iterate (50);
+      terrain_editor_map_view_center_on (view, BX + 1, BY + 1);
+      iterate (50);
+      ppc = terrain_editor_map_view_get_zoom (view) * cell_pixels;
+
+      g_test_message ("%s, %.2f px a cell", mode, ppc);
+      g_assert_true (find_block (GTK_WIDGET (view), &wx, &wy));
+      terrain_editor_map_view_cell_at (view, wx, wy, &cx, &cy);
+      /* The block's centre is the corner between its four cells. */
+      g_assert_cmpfloat_with_epsilon (cx, BX + 1, MAX (0.1, 1.0 / ppc));
+      g_assert_cmpfloat_with_epsilon (cy, BY + 1, MAX (0.1, 1.0 / ppc));
+
+      /* A dab 10 cells right of the block raises the cell there. */
+      terrain_editor_map_view_cell_at (view, wx + 10.5 * ppc, wy + 0.5 * ppc, &cx, &cy);
+      g_assert_cmpint ((int) floor (cx), ==, BX + 11);
+      g_assert_cmpint ((int) floor (cy), ==, BY + 1);
+      before_far = terrain_tnt_map_get_cell_height (map, BX + 11, BY + 9);
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "brush");
+      g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_PRESS, cx, cy, 1u, (GdkModifierType) 0);
+      g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_RELEASE, cx, cy, 1u, (GdkModifierType) 0);
+      g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, BX + 11, BY + 1), >, 100);
+      g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, BX + 11, BY + 9), ==, before_far);
+      if (i == 2)
+        {
+          g_autofree char *name = g_strdup_printf ("editor-brush-%s.png", mode);
+
+          terrain_editor_map_view_set_brush (view, TRUE, cx, cy, 3);
+          save_screenshot (GTK_WIDGET (view), name);
+        }
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+      g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, BX + 11, BY + 1), ==, 100);
+      g_assert_cmpuint (terrain_command_stack_get_undo_depth (stack), ==, 0);
+      terrain_editor_map_view_set_brush (view, FALSE, 0, 0, 0);
+    }
+}
+
+static void
+test_pointer_grey_and_palette (Fixture       *f,
+                               gconstpointer  data)
+{
+  TerrainEditorWindow *window;
+  GSettings *settings = terrain_editor_application_get_settings (app);
+
+  g_settings_reset (settings, "palette-path");
+  window = open_shown (f);
+  check_mode (window, 1, "grey");
+
+  g_settings_set_string (settings, "palette-path", f->palette_path);
+  g_assert_nonnull (terrain_editor_application_get_palette (app));
+  iterate (300);
+  check_mode (window, TERRAIN_TNT_CELL_PIXELS, "palette");
+  close_window (window);
+}
+
+static void
+test_zoom_at_pointer (Fixture       *f,
+                      gconstpointer  data)
+{
+  TerrainEditorWindow *window = open_shown (f);
+  TerrainEditorMapView *view = map_view (window);
+  const double points[][2] = { { 100, 80 }, { 700, 500 }, { 300, 400 } };
+
+  /* 20 px a cell: the map is larger than the view. */
+  terrain_editor_map_view_set_zoom (view, 20);
+  iterate (50);
+  for (guint i = 0; i < G_N_ELEMENTS (points); i++)
+    {
+      double x0, y0, x1, y1;
+
+      terrain_editor_map_view_cell_at (view, points[i][0], points[i][1], &x0, &y0);
+      terrain_editor_map_view_zoom_at (view, terrain_editor_map_view_get_zoom (view) * 1.44,
+                                       points[i][0], points[i][1]);
+      iterate (20);
+      terrain_editor_map_view_cell_at (view, points[i][0], points[i][1], &x1, &y1);
+      g_assert_cmpfloat_with_epsilon (x1, x0, 0.01);
+      g_assert_cmpfloat_with_epsilon (y1, y0, 0.01);
+    }
+  close_window (window);
+}
+
+/* After a palette change the picture is 16 times larger: the whole map is
+ * fitted in the view again. */
+static void
+test_palette_refits (Fixture       *f,
+                     gconstpointer  data)
+{
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  double x0, y0, x1, y1;
+  int width, height;
+
+  g_settings_reset (settings, "palette-path");
+  window = open_shown (f);
+  view = map_view (window);
+  terrain_editor_map_view_zoom_to_fit (view);
+  iterate (50);
+
+  g_settings_set_string (settings, "palette-path", f->palette_path);
+  iterate (300);
+  width = gtk_widget_get_width (GTK_WIDGET (view));
+  height = gtk_widget_get_height (GTK_WIDGET (view));
+  terrain_editor_map_view_cell_at (view, 0, 0, &x0, &y0);
+  terrain_editor_map_view_cell_at (view, width, height, &x1, &y1);
+  g_assert_cmpfloat (x0, <=, 0.01);
+  g_assert_cmpfloat (y0, <=, 0.01);
+  g_assert_cmpfloat (x1, >=, MAP_W - 0.01);
+  g_assert_cmpfloat (y1, >=, MAP_H - 0.01);
+  close_window (window);
+}
+
+static GtkWindow *
+find_transient_of_type (GtkWindow *parent,
+                        GType      type)
+{
+  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+
+  g_object_ref (toplevels);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (gtk_window_get_transient_for (w) == parent && G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+        return w;
+    }
+  return NULL;
+}
+
+static GtkWindow *
+find_transient (GtkWindow *parent)
+{
+  return find_transient_of_type (parent, GTK_TYPE_MESSAGE_DIALOG);
+}
+
+/* The window's close button with unsaved changes: Cancel keeps it, Discard
+ * closes it, and no warning is printed (fatal here). */
+static void
+test_close_discard (Fixture       *f,
+                    gconstpointer  data)
+{
+  TerrainEditorWindow *window = open_shown (f);
+  TerrainTntMap *map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  GtkAdjustment *sea = GTK_ADJUSTMENT (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                      TERRAIN_EDITOR_TYPE_WINDOW,
+                                                                      "sea_adjustment"));
+  GtkWindow *dialog;
+  GWeakRef ref;
+  gint64 deadline;
+
+  gtk_adjustment_set_value (sea, 40);
+  g_assert_cmpuint (terrain_tnt_map_get_sea_level (map), ==, 40);
+  g_weak_ref_init (&ref, window);
+
+  gtk_window_close (GTK_WINDOW (window));
+  iterate (100);
+  dialog = find_transient (GTK_WINDOW (window));
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  iterate (100);
+  g_assert_nonnull (g_weak_ref_get (&ref));
+  g_object_unref (window);
+  g_assert_null (find_transient (GTK_WINDOW (window)));
+
+  gtk_window_close (GTK_WINDOW (window));
+  iterate (100);
+  dialog = find_transient (GTK_WINDOW (window));
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline)
+    {
+      GObject *still = g_weak_ref_get (&ref);
+
+      if (still == NULL)
+        break;
+      g_object_unref (still);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  iterate (200);
+  g_assert_null (g_weak_ref_get (&ref));
+  g_weak_ref_clear (&ref);
+  /* The map on disk is unchanged. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TerrainDocument) again = terrain_document_load (f->map_file, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (terrain_tnt_map_get_sea_level (TERRAIN_TNT_MAP (again)), ==, 0);
+  }
+}
+
+/* Save As opens in the map's folder, named after it. */
+static void
+test_save_as_folder (Fixture       *f,
+                     gconstpointer  data)
+{
+  TerrainEditorWindow *window = open_shown (f);
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(GFile) expected = g_file_new_for_path (f->dir);
+  g_autofree char *name = NULL;
+  GtkWindow *chooser;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save-as", "s", "");
+  iterate (300);
+  chooser = find_transient_of_type (GTK_WINDOW (window), GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (chooser);
+  folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (chooser));
+  g_assert_nonnull (folder);
+  g_assert_true (g_file_equal (folder, expected));
+  name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser));
+  g_assert_cmpstr (name, ==, "block.tnt");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  iterate (100);
+  close_window (window);
+}
+
+static GtkWidget *
+find_buildable (GtkWidget  *widget,
+                const char *id)
+{
+  if (GTK_IS_BUILDABLE (widget) && g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_buildable (c, id);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Preferences palette entry: typing a path loads nothing until it
+ * names a file (then after a short delay) or is activated; a bad path's
+ * error goes once a good one loads, and the view fits the new picture. */
+static void
+test_preferences_palette (Fixture       *f,
+                          gconstpointer  data)
+{
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  TerrainEditorWindow *window;
+  g_autofree char *half = NULL;
+  g_autofree char *bad = g_build_filename (f->dir, "block.tnt", NULL);
+  g_autofree char *value = NULL;
+  GtkWindow *prefs;
+  GtkWidget *entry;
+  double x1, y1;
+
+  g_settings_reset (settings, "palette-path");
+  window = open_shown (f);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  iterate (200);
+  prefs = NULL;
+  entry = NULL;
+  {
+    g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels) && entry == NULL; i++)
+      {
+        g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+        entry = find_buildable (GTK_WIDGET (w), "palette_entry");
+        if (entry != NULL)
+          prefs = w;
+      }
+  }
+  g_assert_nonnull (entry);
+
+  /* Half a path: nothing is loaded, no error. */
+  half = g_strndup (f->palette_path, strlen (f->palette_path) - 4);
+  gtk_editable_set_text (GTK_EDITABLE (entry), half);
+  iterate (600);
+  value = g_settings_get_string (settings, "palette-path");
+  g_assert_cmpstr (value, ==, "");
+  g_clear_pointer (&value, g_free);
+  g_assert_null (terrain_editor_window_get_error_message (window));
+
+  /* A file that is not a palette, activated: its error, on the entry too. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), bad);
+  g_signal_emit_by_name (entry, "activate");
+  iterate (100);
+  g_assert_nonnull (terrain_editor_window_get_error_message (window));
+  g_assert_nonnull (gtk_entry_get_icon_name (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY));
+
+  /* The whole path of the palette: loaded after the delay, errors gone,
+   * the map fitted. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), f->palette_path);
+  iterate (100);
+  g_assert_null (terrain_editor_application_get_palette (app));
+  iterate (700);
+  g_assert_nonnull (terrain_editor_application_get_palette (app));
+  g_assert_null (terrain_editor_application_get_palette_error (app));
+  g_assert_null (terrain_editor_window_get_error_message (window));
+  g_assert_null (gtk_entry_get_icon_name (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY));
+  terrain_editor_map_view_cell_at (map_view (window), gtk_widget_get_width (GTK_WIDGET (map_view (window))),
+                                   gtk_widget_get_height (GTK_WIDGET (map_view (window))), &x1, &y1);
+  g_assert_cmpfloat (x1, >=, MAP_W - 0.01);
+  g_assert_cmpfloat (y1, >=, MAP_H - 0.01);
+  save_screenshot (GTK_WIDGET (prefs), "editor-preferences.png");
+
+  gtk_window_destroy (prefs);
+  close_window (window);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  app = terrain_editor_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add ("/Terrain/Editor/Tools/pointer-grey-and-palette", Fixture, NULL,
+              fixture_setup, test_pointer_grey_and_palette, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/zoom-at-pointer", Fixture, NULL,
+              fixture_setup, test_zoom_at_pointer, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/palette-refits", Fixture, NULL,
+              fixture_setup, test_palette_refits, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/close-discard", Fixture, NULL,
+              fixture_setup, test_close_discard, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/save-as-folder", Fixture, NULL,
+              fixture_setup, test_save_as_folder, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/preferences-palette", Fixture, NULL,
+              fixture_setup, test_preferences_palette, fixture_teardown);
+  status = g_test_run ();
+
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+  return status;
+}
