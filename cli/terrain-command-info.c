@@ -9,6 +9,42 @@
 
 #include "terrain-cli.h"
 
+/* The hashes lobbies know a TA map by (docs/formats/tnt-sct.md): the
+ * engine's, and the TA Forever one when the .ota is beside the map. */
+static void
+add_map_hashes (TerrainDocument *document,
+                JsonObject      *object)
+{
+  guint32 hash;
+  g_autofree char *text = NULL;
+  g_autofree char *ota_name = NULL;
+  GFile *file;
+  g_autoptr(GFile) ota = NULL;
+  g_autoptr(GBytes) ota_bytes = NULL;
+  GBytes *tnt_bytes;
+
+  if (!TERRAIN_IS_TNT_MAP (document))
+    return;
+  if (terrain_tnt_map_get_lobby_hash (TERRAIN_TNT_MAP (document), &hash, NULL))
+    {
+      text = g_strdup_printf ("%08x", hash);
+      json_object_set_string_member (object, "lobby_hash", text);
+      g_clear_pointer (&text, g_free);
+    }
+
+  file = terrain_document_get_file (document);
+  tnt_bytes = terrain_document_get_source_bytes (document);
+  if (file == NULL || tnt_bytes == NULL)
+    return;
+  ota = terrain_ta_map_find_ota (file, NULL);
+  if (ota == NULL || (ota_bytes = g_file_load_bytes (ota, NULL, NULL, NULL)) == NULL)
+    return;
+  text = g_strdup_printf ("%08x", terrain_ta_map_hash (tnt_bytes, ota_bytes));
+  ota_name = g_file_get_parse_name (ota);
+  json_object_set_string_member (object, "map_hash", text);
+  json_object_set_string_member (object, "map_hash_ota", ota_name);
+}
+
 int
 terrain_command_info (int    argc,
                       char **argv)
@@ -49,7 +85,10 @@ terrain_command_info (int    argc,
 
       node = terrain_document_describe (document);
       if (JSON_NODE_HOLDS_OBJECT (node))
-        json_object_set_string_member (json_node_get_object (node), "file", argv[i]);
+        {
+          json_object_set_string_member (json_node_get_object (node), "file", argv[i]);
+          add_map_hashes (document, json_node_get_object (node));
+        }
 
       if (json)
         {

@@ -261,6 +261,49 @@ test_parse_tolerated (void)
   }
 }
 
+/* A statement without '=' ("107;" at line 216 of Cavedog's CC17.OTA) is
+ * skipped as the game skips it: the file loads, the keys around it read,
+ * validation warns with its line and byte offset, and the text is kept. */
+static void
+test_parse_stray_statement (void)
+{
+  static const char text[] =
+    "[GlobalHeader]\r\n{\r\n\tmissionname=Cc17;\r\n107;\r\n\tplanet=Crater;\r\n"
+    "\t[Schema 0]\r\n\t{\r\n\t\tkey value ;\r\n\t\ttype=network 1;\r\n\t}\r\n}\r\n";
+  g_autoptr(TerrainTdfDocument) document = parse (text);
+  TerrainTdfSection *header = terrain_tdf_document_find_section (document, "GlobalHeader");
+  TerrainTdfSection *schema = terrain_tdf_document_find_section (document,
+                                                                 "GlobalHeader/Schema 0");
+  g_autoptr(GPtrArray) issues = terrain_document_validate (TERRAIN_DOCUMENT (document));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) written = NULL;
+  const char *message;
+  gboolean any;
+
+  g_assert_cmpstr (terrain_tdf_section_get_value (header, "missionname"), ==, "Cc17");
+  g_assert_cmpstr (terrain_tdf_section_get_value (header, "planet"), ==, "Crater");
+  g_assert_cmpstr (terrain_tdf_section_get_value (schema, "type"), ==, "network 1");
+  g_assert_null (terrain_tdf_section_get_value (header, "107"));
+
+  g_assert_cmpint (terrain_issues_max_severity (issues, &any), ==, TERRAIN_SEVERITY_WARNING);
+  g_assert_cmpuint (issues->len, ==, 1);
+  message = terrain_issue_get_message (g_ptr_array_index (issues, 0));
+  g_assert_nonnull (strstr (message, "2 statements without '='"));
+  g_assert_nonnull (strstr (message, "\"107;\""));
+  g_assert_nonnull (strstr (message, "line 4"));
+  g_assert_nonnull (strstr (message, "byte offset 39"));
+  g_assert_cmpint (terrain_issue_get_offset (g_ptr_array_index (issues, 0)), ==, 39);
+
+  /* Kept byte-exact, also through an edit elsewhere. */
+  assert_round_trip (text);
+  g_assert_true (terrain_tdf_document_set_value (document, header, "planet", "Lava", &error));
+  g_assert_no_error (error);
+  written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (document), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (written, NULL), g_bytes_get_size (written),
+                                  "Cc17;\r\n107;\r\n\tplanet=Lava;"));
+}
+
 static void
 test_parse_errors (void)
 {
@@ -277,7 +320,6 @@ test_parse_errors (void)
     { "[A", TERRAIN_ERROR_TRUNCATED, 0 },
     { "[A\n]{}", TERRAIN_ERROR_INVALID_VALUE, 2 },
     { "[A]", TERRAIN_ERROR_TRUNCATED, 3 },
-    { "[A]\n{\nkey value;\n}", TERRAIN_ERROR_INVALID_VALUE, 15 },
     { "[A]\n{\nkey\n=value;\n}", TERRAIN_ERROR_INVALID_VALUE, 9 },
     { "[A]\n{\n=value;\n}", TERRAIN_ERROR_INVALID_VALUE, 6 },
     { "[A]\n{\nkey=value", TERRAIN_ERROR_TRUNCATED, 6 },
@@ -1249,6 +1291,7 @@ main (int   argc,
 
   g_test_add_func ("/Terrain/Tdf/parse/features", test_parse_features);
   g_test_add_func ("/Terrain/Tdf/parse/tolerated", test_parse_tolerated);
+  g_test_add_func ("/Terrain/Tdf/parse/stray-statement", test_parse_stray_statement);
   g_test_add_func ("/Terrain/Tdf/parse/errors", test_parse_errors);
   g_test_add_func ("/Terrain/Tdf/parse/depth", test_parse_depth);
   g_test_add_func ("/Terrain/Tdf/parse/truncations", test_parse_truncations);

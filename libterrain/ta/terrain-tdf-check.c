@@ -340,6 +340,26 @@ tdf_document_validate (TerrainDocument *document)
                                           priv->stray_semicolons, line));
     }
 
+  if (priv->stray_statements > 0)
+    {
+      guint line, column;
+      gsize length = priv->first_stray_statement_end - priv->first_stray_statement;
+      g_autofree char *raw = g_strndup ((const char *) c.reader.data + priv->first_stray_statement,
+                                        MIN (length, 40));
+      g_autofree char *text = terrain_tdf_to_utf8 (g_strstrip (raw));
+
+      tdf_line_and_column (&c.reader, priv->first_stray_statement, &line, &column);
+      g_ptr_array_add (c.issues,
+                       terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF",
+                                          (gint64) priv->first_stray_statement, -1,
+                                          "%u statement%s without '=' (the first, \"%s\", on "
+                                          "line %u, column %u, byte offset %" G_GSIZE_FORMAT
+                                          "); skipped as the game does and kept as written",
+                                          priv->stray_statements,
+                                          priv->stray_statements == 1 ? "" : "s", text, line,
+                                          column, priv->first_stray_statement));
+    }
+
   return c.issues;
 }
 

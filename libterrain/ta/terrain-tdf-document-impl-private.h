@@ -105,6 +105,9 @@ typedef struct
   char indent_unit[9];      /* one level of indentation, as the file does it */
   guint stray_semicolons;
   gsize first_stray;
+  guint stray_statements;   /* text ended by ';' with no '=', like CC17.OTA's "107;" */
+  gsize first_stray_statement;
+  gsize first_stray_statement_end;
 } TerrainTdfDocumentPrivate;
 
 

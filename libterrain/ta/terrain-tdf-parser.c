@@ -199,6 +199,25 @@ tdf_skip_comment (Parser   *p,
 }
 
 /* Skips blanks, comments and stray ';' between items. */
+/* If the text at p->pos reaches a ';' before any '=', line break, bracket,
+ * brace or comment, the offset after that ';'; else 0. */
+static gsize
+stray_statement_end (const Parser *p)
+{
+  for (gsize i = p->pos; i < p->size; i++)
+    {
+      guint8 c = p->data[i];
+
+      if (c == ';')
+        return i + 1;
+      if (c == '=' || c == '\n' || c == '[' || c == ']' || c == '{' || c == '}')
+        return 0;
+      if (c == '/' && i + 1 < p->size && (p->data[i + 1] == '/' || p->data[i + 1] == '*'))
+        return 0;
+    }
+  return 0;
+}
+
 static gboolean
 skip_trivia (Parser  *p,
              GError **error)
@@ -223,6 +242,24 @@ skip_trivia (Parser  *p,
             priv->first_stray = p->pos;
           p->pos++;
           continue;
+        }
+      /* Text ended by ';' with no '=' on its line, like the "107;" of a
+       * Cavedog campaign OTA (CC17.OTA, line 216): the game's reader skips
+       * it, so it is trivia, kept as written and reported by validation. */
+      if (c != '[' && c != '{' && c != '}')
+        {
+          gsize end = stray_statement_end (p);
+
+          if (end != 0)
+            {
+              if (p->count_strays && priv->stray_statements++ == 0)
+                {
+                  priv->first_stray_statement = p->pos;
+                  priv->first_stray_statement_end = end;
+                }
+              p->pos = end;
+              continue;
+            }
         }
       /* A UTF-8 byte-order mark at the very start. */
       if (p->pos == 0 && c == 0xEF && tdf_peek_at (p, 1) == 0xBB && tdf_peek_at (p, 2) == 0xBF)

@@ -1,0 +1,159 @@
+/* test-map-hash.c: the hashes lobbies know a TA map by
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "libterrain.h"
+#include "terrain-test-util.h"
+
+static void
+test_map_hash (void)
+{
+  /* The CRC-32 check value: "123456789" is 0xcbf43926, however the bytes
+   * fall between the .tnt and the .ota. */
+  g_autoptr(GBytes) tnt = g_bytes_new_static ("1234", 4);
+  g_autoptr(GBytes) ota = g_bytes_new_static ("56789", 5);
+  g_autoptr(GBytes) all = g_bytes_new_static ("123456789", 9);
+  g_autoptr(GBytes) none = g_bytes_new_static ("", 0);
+
+  g_assert_cmphex (terrain_ta_map_hash (tnt, ota), ==, 0xcbf43926);
+  g_assert_cmphex (terrain_ta_map_hash (all, none), ==, 0xcbf43926);
+  g_assert_cmphex (terrain_ta_map_hash (none, all), ==, 0xcbf43926);
+  g_assert_cmphex (terrain_ta_map_hash (ota, tnt), !=, 0xcbf43926);
+}
+
+static guint32
+lobby_hash (TerrainTntMap *map)
+{
+  g_autoptr(GError) error = NULL;
+  guint32 hash = 0;
+
+  g_assert_true (terrain_tnt_map_get_lobby_hash (map, &hash, &error));
+  g_assert_no_error (error);
+  return hash;
+}
+
+static void
+test_lobby_hash (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new (8, 8, &error);
+  guint8 tile[1024];
+  guint32 base, tiles, heights;
+
+  g_assert_no_error (error);
+  base = lobby_hash (map);
+  g_assert_cmphex (base, ==, lobby_hash (map));
+
+  /* Tile pictures are not hashed. */
+  memset (tile, 7, sizeof tile);
+  terrain_tnt_map_set_tile (map, 0, tile);
+  tiles = lobby_hash (map);
+  g_assert_cmphex (tiles, ==, base);
+
+  /* Heights (the attribute map), features and the header are. */
+  terrain_tnt_map_set_cell_height (map, 3, 3, 200);
+  heights = lobby_hash (map);
+  g_assert_cmphex (heights, !=, base);
+  terrain_tnt_map_add_feature_name (map, "Tree1");
+  g_assert_cmphex (lobby_hash (map), !=, heights);
+  heights = lobby_hash (map);
+  terrain_tnt_map_set_sea_level (map, 20);
+  g_assert_cmphex (lobby_hash (map), !=, heights);
+}
+
+static void
+test_info (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder = g_dir_make_tmp ("terrain-map-hash-XXXXXX", &error);
+  g_autofree char *tnt_path = g_build_filename (folder, "Hash Test.tnt", NULL);
+  g_autofree char *ota_path = g_build_filename (folder, "HASH TEST.OTA", NULL);
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new (4, 4, &error);
+  g_autoptr(GBytes) tnt = NULL;
+  g_autoptr(GBytes) ota = g_bytes_new_static ("[GlobalHeader]\n{\n}\n", 19);
+  g_autofree char *expected_map = NULL;
+  g_autofree char *expected_lobby = NULL;
+  guint32 lobby;
+  g_auto(TerrainTestCliResult) result = { 0 };
+
+  g_assert_no_error (error);
+  tnt = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (map), &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (tnt_path, g_bytes_get_data (tnt, NULL),
+                                      g_bytes_get_size (tnt), &error));
+  g_assert_true (g_file_set_contents (ota_path, "[GlobalHeader]\n{\n}\n", 19, &error));
+  g_assert_no_error (error);
+  lobby = lobby_hash (map);
+
+  expected_map = g_strdup_printf ("\"map_hash\" : \"%08x\"", terrain_ta_map_hash (tnt, ota));
+  expected_lobby = g_strdup_printf ("\"lobby_hash\" : \"%08x\"", lobby);
+  result = terrain_test_run_cli (NULL, "info", "--json", tnt_path, NULL);
+  g_assert_cmpint (result.status, ==, 0);
+  g_assert_nonnull (strstr (result.out, expected_map));
+  g_assert_nonnull (strstr (result.out, expected_lobby));
+  g_assert_nonnull (strstr (result.out, "HASH TEST.OTA"));
+
+  g_remove (ota_path);
+  g_remove (tnt_path);
+  g_rmdir (folder);
+}
+
+static void
+test_corpus (void)
+{
+  const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");
+  const char * const maps[] = { "ban", "bar" };
+  g_autoptr(GBytes) empty = g_bytes_new_static ("", 0);
+  for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
+    {
+      g_autofree char *tnt_name = g_strdup_printf ("%s.tnt", maps[i]);
+      g_autofree char *tnt_path = g_build_filename (corpus, "ta", "maps", tnt_name, NULL);
+      g_autoptr(GFile) tnt_file = g_file_new_for_path (tnt_path);
+      g_autoptr(GFile) ota_file = terrain_ta_map_find_ota (tnt_file, NULL);
+      g_autoptr(GBytes) tnt = g_file_load_bytes (tnt_file, NULL, NULL, NULL);
+      g_autoptr(GBytes) ota = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TerrainTntMap) map = NULL;
+      g_autoptr(GBytes) joined = NULL;
+      GByteArray *both = g_byte_array_new ();
+
+      g_assert_nonnull (ota_file);
+      ota = g_file_load_bytes (ota_file, NULL, NULL, NULL);
+      g_assert_nonnull (tnt);
+      g_assert_nonnull (ota);
+      /* One CRC over the two files joined. */
+      g_byte_array_append (both, g_bytes_get_data (tnt, NULL), g_bytes_get_size (tnt));
+      g_byte_array_append (both, g_bytes_get_data (ota, NULL), g_bytes_get_size (ota));
+      joined = g_byte_array_free_to_bytes (both);
+      g_assert_cmphex (terrain_ta_map_hash (tnt, ota), ==,
+                       terrain_ta_map_hash (joined, empty));
+      g_test_message ("%s: map hash %08x", maps[i], terrain_ta_map_hash (tnt, ota));
+
+      map = terrain_tnt_map_new_from_bytes (tnt, NULL, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s: lobby hash %08x", maps[i], lobby_hash (map));
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/Terrain/MapHash/ta-forever", test_map_hash);
+  g_test_add_func ("/Terrain/MapHash/lobby", test_lobby_hash);
+  g_test_add_func ("/Terrain/MapHash/info", test_info);
+  /* The real maps, when ../shared/corpus is there (as test-corpus). */
+  if (g_getenv ("TERRAIN_CORPUS_DIR") != NULL &&
+      g_file_test (g_getenv ("TERRAIN_CORPUS_DIR"), G_FILE_TEST_IS_DIR))
+    g_test_add_func ("/Terrain/MapHash/corpus", test_corpus);
+
+  return g_test_run ();
+}
