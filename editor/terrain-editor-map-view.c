@@ -43,6 +43,12 @@ struct _TerrainEditorMapView
   TerrainOtaFile *ota;
   gulong cells_changed_id;
   gulong tiles_changed_id;
+  gulong sea_level_id;
+
+  /* Underwater cells tinted by depth: one texel a cell over the picture,
+   * NULL when stale or when nothing is under water. */
+  GdkTexture *water;
+  gboolean water_valid;
 
   GdkTexture *texture;
   gboolean coarse;        /* the texture is a stand-in while the picture is made */
@@ -199,6 +205,8 @@ texture_from_image (TerrainImage *image,
 static void
 invalidate_features (TerrainEditorMapView *self)
 {
+  g_clear_object (&self->water);
+  self->water_valid = FALSE;
   g_clear_pointer (&self->placements, g_array_unref);
   g_clear_pointer (&self->occupancy, g_free);
   g_clear_pointer (&self->overlapping, g_hash_table_unref);
@@ -261,6 +269,93 @@ static gboolean
 no_picture (const GError *error)
 {
   return error == NULL || g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+}
+
+/* Water colour, and its opacity over the shallowest and at WATER_DEPTH
+ * height units or deeper. */
+#define WATER_R 20
+#define WATER_G 70
+#define WATER_B 190
+#define WATER_ALPHA_SHALLOW 70
+#define WATER_ALPHA_DEEP 210
+#define WATER_DEPTH 64
+
+/* The depth tint of a TNT map's cells under its sea level, whatever the
+ * picture below (tiles, heights in grey or in colour). */
+static void
+ensure_water (TerrainEditorMapView *self)
+{
+  TerrainTntMap *map = get_tnt (self);
+  guint w, h, sea;
+  guint8 *texels;
+  gboolean any = FALSE;
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (self->water_valid)
+    return;
+  self->water_valid = TRUE;
+  g_clear_object (&self->water);
+  if (map == NULL)
+    return;
+  w = terrain_tnt_map_get_width (map);
+  h = terrain_tnt_map_get_height (map);
+  sea = terrain_tnt_map_get_sea_level (map);
+  if (w == 0 || h == 0 || sea == 0)
+    return;
+
+  texels = g_malloc0 ((gsize) w * h * 4);
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      {
+        guint height = terrain_tnt_map_get_cell_height (map, x, y);
+        guint8 *p = texels + ((gsize) y * w + x) * 4;
+        guint depth, alpha;
+
+        if (height >= sea)
+          continue;
+        depth = MIN (sea - height, WATER_DEPTH);
+        alpha = WATER_ALPHA_SHALLOW + (WATER_ALPHA_DEEP - WATER_ALPHA_SHALLOW) * depth / WATER_DEPTH;
+        /* Premultiplied. */
+        p[0] = (guint8) (WATER_R * alpha / 255);
+        p[1] = (guint8) (WATER_G * alpha / 255);
+        p[2] = (guint8) (WATER_B * alpha / 255);
+        p[3] = (guint8) alpha;
+        any = TRUE;
+      }
+  if (!any)
+    {
+      g_free (texels);
+      return;
+    }
+  bytes = g_bytes_new_take (texels, (gsize) w * h * 4);
+  self->water = gdk_memory_texture_new ((int) w, (int) h, GDK_MEMORY_R8G8B8A8_PREMULTIPLIED, bytes, (gsize) w * 4);
+}
+
+static void
+on_sea_level_changed (TerrainEditorMapView *self)
+{
+  g_clear_object (&self->water);
+  self->water_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * terrain_editor_map_view_get_water:
+ * @self: a map view
+ *
+ * The depth tint the view draws over a TNT map's cells under its sea
+ * level: one texel a cell, premultiplied RGBA, more opaque the deeper.
+ *
+ * Returns: (transfer none) (nullable): the tint, %NULL when no cell is
+ *   under water or the document is no TNT map
+ */
+GdkTexture *
+terrain_editor_map_view_get_water (TerrainEditorMapView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), NULL);
+
+  ensure_water (self);
+  return self->water;
 }
 
 /* The factor that brings a picture under MAX_TEXTURE_SIDE. */
@@ -941,6 +1036,11 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
                                &GRAPHENE_RECT_INIT (-h, -v,
                                                     self->map_width * self->zoom,
                                                     self->map_height * self->zoom));
+  ensure_water (self);
+  if (self->water != NULL)
+    gtk_snapshot_append_texture (snapshot, self->water,
+                                 &GRAPHENE_RECT_INIT (-h, -v, self->map_width * self->zoom,
+                                                      self->map_height * self->zoom));
 
   /* Overlays in cell units, over the visible cells only. */
   scale = self->zoom * self->cell_pixels;
@@ -1229,8 +1329,10 @@ terrain_editor_map_view_set_document (TerrainEditorMapView *self,
     {
       g_clear_signal_handler (&self->cells_changed_id, self->document);
       g_clear_signal_handler (&self->tiles_changed_id, self->document);
+      g_clear_signal_handler (&self->sea_level_id, self->document);
     }
   g_set_object (&self->document, document);
+  invalidate_features (self);
   self->outline_visible = FALSE;
   if (TERRAIN_IS_TNT_MAP (document))
     {
@@ -1238,6 +1340,8 @@ terrain_editor_map_view_set_document (TerrainEditorMapView *self,
                                                          G_CALLBACK (on_cells_changed), self);
       self->tiles_changed_id = g_signal_connect_swapped (document, "tiles-changed",
                                                          G_CALLBACK (queue_rerender), self);
+      self->sea_level_id = g_signal_connect_swapped (document, "notify::sea-level",
+                                                     G_CALLBACK (on_sea_level_changed), self);
     }
   rerender (self);
   terrain_editor_map_view_zoom_to_fit (self);
@@ -1489,6 +1593,7 @@ terrain_editor_map_view_dispose (GObject *object)
     {
       g_clear_signal_handler (&self->cells_changed_id, self->document);
       g_clear_signal_handler (&self->tiles_changed_id, self->document);
+      g_clear_signal_handler (&self->sea_level_id, self->document);
     }
   g_clear_object (&self->document);
   g_clear_pointer (&self->palette, terrain_palette_unref);

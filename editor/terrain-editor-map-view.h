@@ -102,6 +102,7 @@ gboolean         terrain_editor_map_view_get_atlas_outline (TerrainEditorMapView
                                                             double                *height);
 const char      *terrain_editor_map_view_get_message      (TerrainEditorMapView  *self);
 TerrainEditorMapPicture terrain_editor_map_view_get_picture (TerrainEditorMapView *self);
+GdkTexture      *terrain_editor_map_view_get_water        (TerrainEditorMapView  *self);
 gboolean         terrain_editor_map_view_get_footprint    (TerrainEditorMapView  *self,
                                                            const char            *name,
                                                            guint                 *width,

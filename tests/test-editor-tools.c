@@ -492,6 +492,70 @@ test_preferences_palette (Fixture       *f,
   close_window (window);
 }
 
+/* The alpha of the water tint over cell (x, y), 0 without one. */
+static guint
+water_alpha (TerrainEditorMapView *view,
+             guint                 x,
+             guint                 y)
+{
+  GdkTexture *water = terrain_editor_map_view_get_water (view);
+  g_autofree guint8 *texels = NULL;
+  int width;
+
+  if (water == NULL)
+    return 0;
+  width = gdk_texture_get_width (water);
+  g_assert_cmpint (width, ==, MAP_W);
+  g_assert_cmpint (gdk_texture_get_height (water), ==, MAP_H);
+  texels = g_malloc ((gsize) width * MAP_H * 4);
+  gdk_texture_download (water, texels, (gsize) width * 4);
+  /* GdkTexture downloads as Cairo's ARGB32: alpha is byte 3. */
+  return texels[((gsize) y * width + x) * 4 + 3];
+}
+
+/* Sea level in 2D: cells under it tinted by depth, live while the level
+ * moves, in grey and palette pictures. */
+static void
+test_sea_level_2d (Fixture       *f,
+                   gconstpointer  data)
+{
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  GtkAdjustment *sea;
+  guint shallow, deep;
+
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      if (mode == 0)
+        g_settings_reset (settings, "palette-path");
+      else
+        g_settings_set_string (settings, "palette-path", f->palette_path);
+      window = open_shown (f);
+      view = map_view (window);
+      sea = GTK_ADJUSTMENT (gtk_widget_get_template_child (GTK_WIDGET (window), TERRAIN_EDITOR_TYPE_WINDOW,
+                                                           "sea_adjustment"));
+      g_assert_null (terrain_editor_map_view_get_water (view));
+
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "sea-level");
+      gtk_adjustment_set_value (sea, 120);
+      shallow = water_alpha (view, 3, 3);
+      g_assert_cmpuint (shallow, >, 0);
+      g_assert_cmpuint (water_alpha (view, BX, BY), ==, 0);
+
+      gtk_adjustment_set_value (sea, 200);
+      deep = water_alpha (view, 3, 3);
+      g_assert_cmpuint (deep, >, shallow);
+      g_assert_cmpuint (water_alpha (view, BX, BY), ==, 0);
+      if (mode == 0)
+        save_screenshot (GTK_WIDGET (window), "editor-sea-level-2d.png");
+
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+      g_assert_null (terrain_editor_map_view_get_water (view));
+      close_window (window);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -517,6 +581,8 @@ main (int    argc,
               fixture_setup, test_save_as_folder, fixture_teardown);
   g_test_add ("/Terrain/Editor/Tools/preferences-palette", Fixture, NULL,
               fixture_setup, test_preferences_palette, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/sea-level-2d", Fixture, NULL,
+              fixture_setup, test_sea_level_2d, fixture_teardown);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (app));
