@@ -586,3 +586,214 @@ terrain_cli_progress_free (TerrainCliProgress *self)
   g_free (self->label);
   g_free (self);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Editing subcommands                                                      */
+
+struct _TerrainCliEdit
+{
+  const TerrainCliEditClass *klass;
+  const char *command;
+  const char *path;
+  TerrainDocument *document;
+  TerrainCommandStack *stack;
+  GBytes *before;              /* what FILE would be written as on opening */
+  GPtrArray *edits;            /* TerrainCommand, the ones to report */
+};
+
+static char *edit_output;
+static gboolean edit_dry_run;
+
+static const GOptionEntry edit_entries[] = {
+  { "output", 'o', 0, G_OPTION_ARG_FILENAME, &edit_output,
+    N_("Write to OUT instead of changing FILE in place"), N_("OUT") },
+  { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &edit_dry_run,
+    N_("Print what would change and write nothing"), NULL },
+  { NULL }
+};
+
+const GOptionEntry *
+terrain_cli_edit_entries (void)
+{
+  return edit_entries;
+}
+
+void
+terrain_cli_edit_reset_options (void)
+{
+  g_clear_pointer (&edit_output, g_free);
+  edit_dry_run = FALSE;
+}
+
+void
+terrain_cli_edit_free (TerrainCliEdit *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->edits, g_ptr_array_unref);
+  g_clear_pointer (&self->before, g_bytes_unref);
+  g_clear_object (&self->stack);
+  g_clear_object (&self->document);
+  g_free (self);
+}
+
+TerrainCliEdit *
+terrain_cli_edit_open (const TerrainCliEditClass *klass,
+                       const char                *command,
+                       const char                *path)
+{
+  g_autoptr(TerrainCliEdit) self = g_new0 (TerrainCliEdit, 1);
+  g_autoptr(GError) error = NULL;
+
+  self->klass = klass;
+  self->command = command;
+  self->path = path;
+  self->document = terrain_cli_open (path);
+  if (self->document == NULL)
+    return NULL;
+  if (!g_type_is_a (G_OBJECT_TYPE (self->document), klass->document_type))
+    {
+      g_printerr (_("terrain: %s: a %s file, not %s\n"), path,
+                  terrain_format_get_description (terrain_document_get_format (self->document)),
+                  klass->document_noun);
+      return NULL;
+    }
+
+  /* What the file would be written as now: the reference for --dry-run. */
+  self->before = terrain_document_save_to_bytes (self->document, &error);
+  if (self->before == NULL)
+    {
+      terrain_cli_error (path, error);
+      return NULL;
+    }
+  self->stack = terrain_command_stack_new (self->document);
+  self->edits = g_ptr_array_new_with_free_func (g_object_unref);
+  return g_steal_pointer (&self);
+}
+
+TerrainDocument *
+terrain_cli_edit_get_document (TerrainCliEdit *self)
+{
+  return self->document;
+}
+
+TerrainCommandStack *
+terrain_cli_edit_get_stack (TerrainCliEdit *self)
+{
+  return self->stack;
+}
+
+gboolean
+terrain_cli_edit_execute (TerrainCliEdit *self,
+                          TerrainCommand *command)
+{
+  g_autoptr(TerrainCommand) owned = command;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *issues;
+
+  if (owned == NULL)
+    return FALSE;
+  if (!terrain_command_stack_execute (self->stack, owned, &error))
+    {
+      g_printerr (_("terrain: %s: %s refused: %s\n"), self->path,
+                  terrain_command_get_description (owned), error->message);
+      return FALSE;
+    }
+  issues = self->klass->issues != NULL ? self->klass->issues (owned) : NULL;
+  for (guint i = 0; issues != NULL && i < issues->len; i++)
+    {
+      TerrainIssue *issue = g_ptr_array_index (issues, i);
+
+      g_printerr ("terrain: %s: %s: %s\n", self->path,
+                  terrain_severity_to_string (terrain_issue_get_severity (issue)),
+                  terrain_issue_get_message (issue));
+    }
+  g_ptr_array_add (self->edits, g_steal_pointer (&owned));
+  return TRUE;
+}
+
+void
+terrain_cli_edit_report_first (TerrainCliEdit *self)
+{
+  if (self->edits->len > 1)
+    g_ptr_array_set_size (self->edits, 1);
+}
+
+static void
+print_reports (TerrainCliEdit *self)
+{
+  for (guint i = 0; i < self->edits->len && self->klass->report != NULL; i++)
+    {
+      TerrainCommand *command = g_ptr_array_index (self->edits, i);
+      const char *report = self->klass->report (command);
+
+      if (report != NULL)
+        g_print ("%s: %s\n", terrain_command_get_description (command), report);
+    }
+}
+
+int
+terrain_cli_edit_finish (TerrainCliEdit *self)
+{
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) destination = NULL;
+  const char *target = edit_output != NULL ? edit_output : self->path;
+
+  after = terrain_document_save_to_bytes (self->document, &error);
+  if (after == NULL)
+    {
+      terrain_cli_error (self->path, error);
+      return TERRAIN_EXIT_ERROR;
+    }
+
+  if (edit_dry_run)
+    {
+      print_reports (self);
+      if (g_bytes_equal (self->before, after))
+        g_print (_("dry run: nothing would change; %s not written\n"), target);
+      else
+        {
+          if (self->klass->print_changes != NULL)
+            self->klass->print_changes (self->document, self->before, after);
+          g_print (_("dry run: %s not written\n"), target);
+        }
+      return TERRAIN_EXIT_OK;
+    }
+
+  if (edit_output == NULL && g_bytes_equal (self->before, after))
+    {
+      print_reports (self);
+      g_print (_("nothing changed; %s not rewritten\n"), target);
+      return TERRAIN_EXIT_OK;
+    }
+
+  if (edit_output != NULL)
+    destination = g_file_new_for_commandline_arg (edit_output);
+  else if (terrain_document_get_file (self->document) != NULL)
+    destination = g_object_ref (terrain_document_get_file (self->document));
+  else
+    {
+      /* ARCHIVE:path/inside: archives are written by `terrain hpi pack`. */
+      g_printerr (_("terrain: %s: the map was read from inside an archive and cannot be "
+                    "changed in place; give -o OUT\n"), self->path);
+      return TERRAIN_EXIT_USAGE;
+    }
+  /* The reports say what was done: only once it is on disk. */
+  if (!terrain_document_save (self->document, destination, NULL, &error))
+    {
+      terrain_cli_error (target, error);
+      return TERRAIN_EXIT_ERROR;
+    }
+  print_reports (self);
+  return TERRAIN_EXIT_OK;
+}
+
+int
+terrain_cli_edit_run (TerrainCliEdit *self,
+                      TerrainCommand *command)
+{
+  if (!terrain_cli_edit_execute (self, command))
+    return TERRAIN_EXIT_ERROR;
+  return terrain_cli_edit_finish (self);
+}

@@ -96,6 +96,54 @@ char            *terrain_cli_json_to_string  (JsonNode      *node,
                                               gboolean       pretty);
 void             terrain_cli_print_summary   (JsonNode      *node);
 
+/* The one runner of editing subcommands (`terrain tnt …`): the -o/-n
+ * options, opening FILE as the document type the class names, applying
+ * commands through a TerrainCommandStack, and saving. Nothing claims
+ * success before the file is on disk: the commands' reports are printed
+ * only once the save succeeded (or, with --dry-run, with what would
+ * change). The class supplies what is specific to a document type through
+ * the library's own API. */
+typedef struct
+{
+  GType        document_type;
+  const char  *document_noun;   /* "a TNT map", for "a … file, not …" */
+  /* A command's one-line report after it is applied, or NULL. */
+  const char *(*report)        (TerrainCommand  *command);
+  /* What a command found while applying (warnings), or NULL. */
+  GPtrArray  *(*issues)        (TerrainCommand  *command);
+  /* --dry-run: prints how @after differs from @before. */
+  void        (*print_changes) (TerrainDocument *document,
+                                GBytes          *before,
+                                GBytes          *after);
+} TerrainCliEditClass;
+
+typedef struct _TerrainCliEdit TerrainCliEdit;
+
+/* -o OUT and -n/--dry-run, to add to an editing subcommand's context. */
+const GOptionEntry  *terrain_cli_edit_entries      (void);
+void                 terrain_cli_edit_reset_options (void);
+/* Opens @path; prints the error and returns NULL when it cannot be read or
+ * is not of the class's document type. */
+TerrainCliEdit      *terrain_cli_edit_open         (const TerrainCliEditClass *klass,
+                                                    const char                *command,
+                                                    const char                *path);
+TerrainDocument     *terrain_cli_edit_get_document (TerrainCliEdit            *self);
+TerrainCommandStack *terrain_cli_edit_get_stack    (TerrainCliEdit            *self);
+/* Applies @command (taken; NULL fails); prints the refusal or the findings. */
+gboolean             terrain_cli_edit_execute      (TerrainCliEdit            *self,
+                                                    TerrainCommand            *command);
+/* Reports only the first command applied (a stroke whose dabs merged). */
+void                 terrain_cli_edit_report_first (TerrainCliEdit            *self);
+/* Writes the document (or, with --dry-run, what would change), then the
+ * reports. Returns the exit status. */
+int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
+/* terrain_cli_edit_execute() then terrain_cli_edit_finish(). */
+int                  terrain_cli_edit_run          (TerrainCliEdit            *self,
+                                                    TerrainCommand            *command);
+void                 terrain_cli_edit_free         (TerrainCliEdit            *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainCliEdit, terrain_cli_edit_free)
+
 /* A progress line on stderr for operations over many files or items: shown
  * only when stderr is a terminal (TERRAIN_PROGRESS=always|never overrides),
  * so pipes, logs and --json output stay clean. */

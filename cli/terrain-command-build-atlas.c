@@ -194,6 +194,33 @@ check_build_ranges (TerrainHeightfield *field,
  * build-atlas
  */
 
+/* The texture covers the heightfield's samples whatever its shape: say so
+ * when its sides are not in the heightfield's proportion. */
+static void
+warn_stretched_texture (const char                   *output_path,
+                        const TerrainAtlasBuildStats *stats)
+{
+  gdouble texture_aspect, terrain_aspect;
+
+  if (stats->texture_width == 0 || stats->texture_height == 0 || stats->data_width < 2 ||
+      stats->data_height < 2)
+    return;
+  texture_aspect = (gdouble) stats->texture_width / stats->texture_height;
+  terrain_aspect = (gdouble) (stats->data_width - 1) / (stats->data_height - 1);
+  if (fabs (texture_aspect / terrain_aspect - 1.0) <= 0.01)
+    return;
+  /* Translators: in order: the output file, the texture's width and height
+   * in pixels, the heightmap's width and height in samples, and the metres
+   * a texture pixel covers across and down. */
+  g_printerr (_("%s: warning: the %ux%u texture is stretched over the %ux%u heightmap: a "
+                "pixel covers %.3g m across but %.3g m down; crop or pad the texture to the "
+                "heightmap's proportions\n"),
+              output_path, stats->texture_width, stats->texture_height, stats->data_width,
+              stats->data_height,
+              (stats->data_width - 1) * stats->spacing / stats->texture_width,
+              (stats->data_height - 1) * stats->spacing / stats->texture_height);
+}
+
 static void
 show_progress (gdouble     fraction,
                const char *stage,
@@ -238,7 +265,8 @@ terrain_command_build_atlas (int    argc,
     { "tiles", 0, 0, G_OPTION_ARG_STRING, &tiles_grid,
       N_("Size of the --texture-tiles grid"), N_("COLUMNSxROWS") },
     { "texture-format", 0, 0, G_OPTION_ARG_STRING, &texture_format,
-      N_("Texture tile encoding: jpeg (default) or png"), N_("ENCODING") },
+      N_("Texture tile encoding: jpeg (default), png, or dds (BC1, BC3 with alpha, full mip "
+         "chain)"), N_("ENCODING") },
     { "quality", 0, 0, G_OPTION_ARG_INT, &quality,
       N_("JPEG quality, 1 to 100 (default 90)"), N_("Q") },
     { "tile-size", 0, 0, G_OPTION_ARG_INT, &tile_size,
@@ -280,6 +308,7 @@ terrain_command_build_atlas (int    argc,
   g_autoptr(GFile) output = NULL;
   g_autoptr(GError) error = NULL;
   TerrainHeightfieldFit fit;
+  TerrainAtlasTextureFormat tile_format;
   gboolean usage = FALSE;
   guint columns = 0, rows = 0;
 
@@ -316,12 +345,16 @@ terrain_command_build_atlas (int    argc,
       terrain_cli_usage_error ("build-atlas", _("an option is out of range (see --help)"));
       return TERRAIN_EXIT_USAGE;
     }
-  if (texture_format != NULL &&
-      g_ascii_strcasecmp (texture_format, "jpeg") != 0 &&
-      g_ascii_strcasecmp (texture_format, "jpg") != 0 &&
-      g_ascii_strcasecmp (texture_format, "png") != 0)
+  if (texture_format == NULL || g_ascii_strcasecmp (texture_format, "jpeg") == 0 ||
+      g_ascii_strcasecmp (texture_format, "jpg") == 0)
+    tile_format = TERRAIN_ATLAS_TEXTURE_JPEG;
+  else if (g_ascii_strcasecmp (texture_format, "png") == 0)
+    tile_format = TERRAIN_ATLAS_TEXTURE_PNG;
+  else if (g_ascii_strcasecmp (texture_format, "dds") == 0)
+    tile_format = TERRAIN_ATLAS_TEXTURE_DDS;
+  else
     {
-      terrain_cli_usage_error ("build-atlas", _("--texture-format takes jpeg or png"));
+      terrain_cli_usage_error ("build-atlas", _("--texture-format takes dds, jpeg or png"));
       return TERRAIN_EXIT_USAGE;
     }
   if (texture_path != NULL && tiles_pattern != NULL)
@@ -375,11 +408,7 @@ terrain_command_build_atlas (int    argc,
   terrain_atlas_builder_set_collision_depth (builder, (guint) collision_depth);
   terrain_atlas_builder_set_n_threads (builder, (guint) threads);
   terrain_atlas_builder_set_measure_error (builder, measure);
-  terrain_atlas_builder_set_texture_format (builder,
-                                            texture_format != NULL &&
-                                            g_ascii_strcasecmp (texture_format, "png") == 0 ?
-                                            TERRAIN_ATLAS_TEXTURE_PNG : TERRAIN_ATLAS_TEXTURE_JPEG,
-                                            (guint) quality);
+  terrain_atlas_builder_set_texture_format (builder, tile_format, (guint) quality);
   terrain_atlas_builder_set_tile_size (builder, (guint) tile_size);
   terrain_atlas_builder_set_texture_depth (builder, (guint) texture_depth);
   terrain_atlas_builder_set_channel_order (builder, bgr ? TERRAIN_ATLAS_CHANNELS_BGR :
@@ -486,6 +515,7 @@ terrain_command_build_atlas (int    argc,
       if (stats->max_error >= 0)
         g_print (_("%s: largest error of the finest level: %.4g m\n"), output_path,
                  stats->max_error);
+      warn_stretched_texture (output_path, stats);
     }
 
   return TERRAIN_EXIT_OK;

@@ -19,18 +19,8 @@
 /* ------------------------------------------------------------------------ */
 /* Options shared by the editing subcommands                                */
 
-static char *opt_output;
-static gboolean opt_dry_run;
 static char **opt_footprints;
 static char **opt_features;
-
-static const GOptionEntry edit_entries[] = {
-  { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
-    N_("Write to OUT instead of changing FILE in place"), N_("OUT") },
-  { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &opt_dry_run,
-    N_("Print what would change and write nothing"), NULL },
-  { NULL }
-};
 
 static const GOptionEntry footprint_entries[] = {
   { "features", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_features,
@@ -57,7 +47,7 @@ parse_options (const char          *command,
                                                                   entries);
 
   if (editing)
-    g_option_context_add_main_entries (context, edit_entries, GETTEXT_PACKAGE);
+    g_option_context_add_main_entries (context, terrain_cli_edit_entries (), GETTEXT_PACKAGE);
   if (footprints)
     g_option_context_add_main_entries (context, footprint_entries, GETTEXT_PACKAGE);
   if (!terrain_cli_parse (context, argc, argv))
@@ -286,27 +276,6 @@ footprint_lookup (const char *name,
 /* ------------------------------------------------------------------------ */
 /* Opening, applying, reporting, saving                                     */
 
-typedef struct
-{
-  const char *command;
-  const char *path;
-  TerrainTntMap *map;
-  TerrainCommandStack *stack;
-  GBytes *before;
-  GPtrArray *edits;
-} Session;
-
-static void
-session_clear (Session *session)
-{
-  g_clear_pointer (&session->edits, g_ptr_array_unref);
-  g_clear_pointer (&session->before, g_bytes_unref);
-  g_clear_object (&session->stack);
-  g_clear_object (&session->map);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Session, session_clear)
-
 static TerrainPalette *
 open_palette (const char *path)
 {
@@ -333,69 +302,6 @@ open_map (const char *path)
       return NULL;
     }
   return TERRAIN_TNT_MAP (g_steal_pointer (&document));
-}
-
-static gboolean
-session_open (Session    *session,
-              const char *command,
-              const char *path)
-{
-  g_autoptr(GError) error = NULL;
-
-  session->command = command;
-  session->path = path;
-  session->map = open_map (path);
-  if (session->map == NULL)
-    return FALSE;
-
-  /* What the file would be written as now: the reference for --dry-run. */
-  session->before = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (session->map), &error);
-  if (session->before == NULL)
-    {
-      terrain_cli_error (path, error);
-      return FALSE;
-    }
-  session->stack = terrain_command_stack_new (TERRAIN_DOCUMENT (session->map));
-  session->edits = g_ptr_array_new_with_free_func (g_object_unref);
-  return TRUE;
-}
-
-static void
-print_issues (Session        *session,
-              TerrainTntEdit *edit)
-{
-  GPtrArray *issues = terrain_tnt_edit_get_issues (edit);
-
-  for (guint i = 0; i < issues->len; i++)
-    {
-      TerrainIssue *issue = g_ptr_array_index (issues, i);
-
-      g_printerr ("terrain: %s: %s: %s\n", session->path,
-                  terrain_severity_to_string (terrain_issue_get_severity (issue)),
-                  terrain_issue_get_message (issue));
-    }
-}
-
-/* Applies @command (taken); prints the error when it is refused. */
-static gboolean
-session_execute (Session        *session,
-                 TerrainCommand *command)
-{
-  g_autoptr(TerrainCommand) owned = command;
-  g_autoptr(GError) error = NULL;
-
-  if (owned == NULL)
-    return FALSE;
-  if (!terrain_command_stack_execute (session->stack, owned, &error))
-    {
-      g_printerr (_("terrain: %s: %s refused: %s\n"), session->path,
-                  terrain_command_get_description (owned), error->message);
-      return FALSE;
-    }
-  if (TERRAIN_IS_TNT_EDIT (owned))
-    print_issues (session, TERRAIN_TNT_EDIT (owned));
-  g_ptr_array_add (session->edits, g_object_ref (owned));
-  return TRUE;
 }
 
 static void
@@ -494,72 +400,37 @@ print_layout_change (GBytes        *before,
     }
 }
 
-/* Prints the reports, then writes the map (or, with --dry-run, what would
- * change). */
-static int
-session_finish (Session *session)
+/* What the edit runner (terrain-cli.c) needs to know of TNT edits. */
+static const char *
+tnt_report (TerrainCommand *command)
 {
-  g_autoptr(GBytes) after = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) destination = NULL;
-  const char *target = opt_output != NULL ? opt_output : session->path;
-
-  for (guint i = 0; i < session->edits->len; i++)
-    {
-      TerrainCommand *command = g_ptr_array_index (session->edits, i);
-      const char *report = TERRAIN_IS_TNT_EDIT (command) ?
-                           terrain_tnt_edit_get_report (TERRAIN_TNT_EDIT (command)) : NULL;
-
-      if (report != NULL)
-        g_print ("%s: %s\n", terrain_command_get_description (command), report);
-    }
-
-  after = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (session->map), &error);
-  if (after == NULL)
-    {
-      terrain_cli_error (session->path, error);
-      return TERRAIN_EXIT_ERROR;
-    }
-
-  if (opt_dry_run)
-    {
-      if (g_bytes_equal (session->before, after))
-        g_print (_("dry run: nothing would change; %s not written\n"), target);
-      else
-        {
-          if (g_bytes_get_size (session->before) == g_bytes_get_size (after))
-            print_ranges (session->map, session->before, after);
-          else
-            print_layout_change (session->before, session->map, after);
-          g_print (_("dry run: %s not written\n"), target);
-        }
-      return TERRAIN_EXIT_OK;
-    }
-
-  if (opt_output == NULL && g_bytes_equal (session->before, after))
-    {
-      g_print (_("nothing changed; %s not rewritten\n"), target);
-      return TERRAIN_EXIT_OK;
-    }
-
-  if (opt_output != NULL)
-    destination = g_file_new_for_commandline_arg (opt_output);
-  else if (terrain_document_get_file (TERRAIN_DOCUMENT (session->map)) != NULL)
-    destination = g_object_ref (terrain_document_get_file (TERRAIN_DOCUMENT (session->map)));
-  else
-    {
-      /* ARCHIVE:path/inside: archives are written by `terrain hpi pack`. */
-      g_printerr (_("terrain: %s: the map was read from inside an archive and cannot be "
-                    "changed in place; give -o OUT\n"), session->path);
-      return TERRAIN_EXIT_USAGE;
-    }
-  if (!terrain_document_save (TERRAIN_DOCUMENT (session->map), destination, NULL, &error))
-    {
-      terrain_cli_error (target, error);
-      return TERRAIN_EXIT_ERROR;
-    }
-  return TERRAIN_EXIT_OK;
+  return TERRAIN_IS_TNT_EDIT (command) ? terrain_tnt_edit_get_report (TERRAIN_TNT_EDIT (command))
+                                       : NULL;
 }
+
+static GPtrArray *
+tnt_issues (TerrainCommand *command)
+{
+  return TERRAIN_IS_TNT_EDIT (command) ? terrain_tnt_edit_get_issues (TERRAIN_TNT_EDIT (command))
+                                       : NULL;
+}
+
+static void
+tnt_print_changes (TerrainDocument *document,
+                   GBytes          *before,
+                   GBytes          *after)
+{
+  if (g_bytes_get_size (before) == g_bytes_get_size (after))
+    print_ranges (TERRAIN_TNT_MAP (document), before, after);
+  else
+    print_layout_change (before, TERRAIN_TNT_MAP (document), after);
+}
+
+static TerrainCliEditClass tnt_edit_class = {
+  0, N_("a TNT map"), tnt_report, tnt_issues, tnt_print_changes,
+};
+
+#define MAP(run) TERRAIN_TNT_MAP (terrain_cli_edit_get_document (run))
 
 static gboolean
 expect_args (const char *command,
@@ -698,7 +569,7 @@ features_add (int    argc,
               char **argv)
 {
   const char *command = "tnt features add";
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(Footprints) table = NULL;
   gboolean usage_error;
   guint x, y;
@@ -716,14 +587,14 @@ features_add (int    argc,
   if ((table = load_footprints (command, &usage_error)) == NULL)
     return usage_error ? TERRAIN_EXIT_USAGE : TERRAIN_EXIT_ERROR;
 
-  if (!session_open (&session, command, argv[1]) ||
-      !session_execute (&session,
-                        terrain_tnt_edit_new_place_feature (session.map, argv[2], x, y,
-                                                            footprint_lookup,
-                                                            footprints_ref (table),
-                                                            footprints_unref)))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL ||
+      !terrain_cli_edit_execute (run,
+                                 terrain_tnt_edit_new_place_feature (MAP (run), argv[2], x, y,
+                                                                     footprint_lookup,
+                                                                     footprints_ref (table),
+                                                                     footprints_unref)))
     return TERRAIN_EXIT_ERROR;
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 static int
@@ -731,7 +602,7 @@ features_move (int    argc,
                char **argv)
 {
   const char *command = "tnt features move";
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(Footprints) table = NULL;
   gboolean usage_error;
   guint x, y, nx, ny;
@@ -749,14 +620,14 @@ features_move (int    argc,
   if ((table = load_footprints (command, &usage_error)) == NULL)
     return usage_error ? TERRAIN_EXIT_USAGE : TERRAIN_EXIT_ERROR;
 
-  if (!session_open (&session, command, argv[1]) ||
-      !session_execute (&session,
-                        terrain_tnt_edit_new_move_feature (session.map, x, y, nx, ny,
-                                                           footprint_lookup,
-                                                           footprints_ref (table),
-                                                           footprints_unref)))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL ||
+      !terrain_cli_edit_execute (run,
+                                 terrain_tnt_edit_new_move_feature (MAP (run), x, y, nx, ny,
+                                                                    footprint_lookup,
+                                                                    footprints_ref (table),
+                                                                    footprints_unref)))
     return TERRAIN_EXIT_ERROR;
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 static int
@@ -764,7 +635,7 @@ features_remove (int    argc,
                  char **argv)
 {
   const char *command = "tnt features remove";
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(Footprints) table = NULL;
   gboolean usage_error;
   guint x, y;
@@ -780,14 +651,14 @@ features_remove (int    argc,
   if ((table = load_footprints (command, &usage_error)) == NULL)
     return usage_error ? TERRAIN_EXIT_USAGE : TERRAIN_EXIT_ERROR;
 
-  if (!session_open (&session, command, argv[1]) ||
-      !session_execute (&session,
-                        terrain_tnt_edit_new_remove_feature (session.map, x, y,
-                                                             footprint_lookup,
-                                                             footprints_ref (table),
-                                                             footprints_unref)))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL ||
+      !terrain_cli_edit_execute (run,
+                                 terrain_tnt_edit_new_remove_feature (MAP (run), x, y,
+                                                                      footprint_lookup,
+                                                                      footprints_ref (table),
+                                                                      footprints_unref)))
     return TERRAIN_EXIT_ERROR;
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 static int
@@ -795,7 +666,7 @@ features_cleanup (int    argc,
                   char **argv)
 {
   const char *command = "tnt features cleanup";
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
 
   if (!parse_options (command, _("FILE"),
                       _("Drop the feature records no cell uses and renumber the cells. Nothing "
@@ -804,10 +675,10 @@ features_cleanup (int    argc,
       !expect_args (command, argc, 1, 1, _("expected FILE")))
     return TERRAIN_EXIT_USAGE;
 
-  if (!session_open (&session, command, argv[1]) ||
-      !session_execute (&session, terrain_tnt_edit_new_cleanup_features (session.map)))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL ||
+      !terrain_cli_edit_execute (run, terrain_tnt_edit_new_cleanup_features (MAP (run))))
     return TERRAIN_EXIT_ERROR;
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 static int
@@ -1043,7 +914,7 @@ heights_brush (int    argc,
          "[radius=R] [strength=S] [falloff=F] [level=L]; # starts a comment"), N_("FILE") },
     { NULL }
   };
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(GArray) dabs = g_array_new (FALSE, FALSE, sizeof (Dab));
   TerrainTntBrush defaults = { TERRAIN_TNT_BRUSH_RAISE, 2, 8, TERRAIN_TNT_FALLOFF_SMOOTH, 0 };
   g_autoptr(GError) error = NULL;
@@ -1109,25 +980,25 @@ heights_brush (int    argc,
       return TERRAIN_EXIT_USAGE;
     }
 
-  if (!session_open (&session, command, argv[1]))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL)
     return TERRAIN_EXIT_ERROR;
 
   /* One stroke: the dabs merge into one edit. */
-  terrain_command_stack_begin_user_action (session.stack, _("Brush heights"));
+  terrain_command_stack_begin_user_action (terrain_cli_edit_get_stack (run), _("Brush heights"));
   for (guint i = 0; i < dabs->len && ok; i++)
     {
       const Dab *dab = &g_array_index (dabs, Dab, i);
 
-      ok = session_execute (&session, terrain_tnt_edit_new_brush (session.map, &dab->brush,
-                                                                  dab->x, dab->y, 1));
+      ok = terrain_cli_edit_execute (run, terrain_tnt_edit_new_brush (MAP (run), &dab->brush,
+                                                                      dab->x, dab->y, 1));
     }
-  terrain_command_stack_end_user_action (session.stack);
+  terrain_command_stack_end_user_action (terrain_cli_edit_get_stack (run));
   if (!ok)
     return TERRAIN_EXIT_ERROR;
 
   /* The dabs (one stroke) merged into the first edit: report that one. */
-  g_ptr_array_set_size (session.edits, 1);
-  return session_finish (&session);
+  terrain_cli_edit_report_first (run);
+  return terrain_cli_edit_finish (run);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1144,7 +1015,7 @@ command_void (int    argc,
       N_("Unmark void cells (back to empty) instead of marking them"), NULL },
     { NULL }
   };
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   guint x, y, w = 1, h = 1;
 
   if (!parse_options (command, _("FILE X Y [WIDTH HEIGHT]"),
@@ -1164,10 +1035,10 @@ command_void (int    argc,
       return TERRAIN_EXIT_USAGE;
     }
 
-  if (!session_open (&session, command, argv[1]) ||
-      !session_execute (&session, terrain_tnt_edit_new_void (session.map, x, y, w, h, !unmark)))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL ||
+      !terrain_cli_edit_execute (run, terrain_tnt_edit_new_void (MAP (run), x, y, w, h, !unmark)))
     return TERRAIN_EXIT_ERROR;
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 static int
@@ -1175,7 +1046,7 @@ command_paint (int    argc,
                char **argv)
 {
   const char *command = "tnt paint";
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   guint column, row, columns = 1, rows = 1, tile;
 
   if (!parse_options (command, _("FILE COLUMN ROW TILE [COLUMNS ROWS]"),
@@ -1194,12 +1065,12 @@ command_paint (int    argc,
       return TERRAIN_EXIT_USAGE;
     }
 
-  if (!session_open (&session, command, argv[1]) ||
-      !session_execute (&session, terrain_tnt_edit_new_paint_tiles (session.map, column, row,
-                                                                    columns, rows,
-                                                                    (guint16) tile)))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL ||
+      !terrain_cli_edit_execute (run, terrain_tnt_edit_new_paint_tiles (MAP (run), column, row,
+                                                                        columns, rows,
+                                                                        (guint16) tile)))
     return TERRAIN_EXIT_ERROR;
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 static int
@@ -1226,7 +1097,7 @@ command_resize (int    argc,
       N_("Regenerate the minimap for the new shape through this palette"), N_("FILE") },
     { NULL }
   };
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(TerrainPalette) palette = NULL;
 
   if (!parse_options (command, _("FILE"),
@@ -1245,24 +1116,24 @@ command_resize (int    argc,
   if (palette_path != NULL && (palette = open_palette (palette_path)) == NULL)
     return TERRAIN_EXIT_ERROR;
 
-  if (!session_open (&session, command, argv[1]))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL)
     return TERRAIN_EXIT_ERROR;
-  terrain_command_stack_begin_user_action (session.stack, _("Resize map"));
-  if (!session_execute (&session, terrain_tnt_edit_new_resize (session.map, left, top, right,
-                                                               bottom, (guint8) fill_height,
-                                                               (guint16) fill_tile)) ||
+  terrain_command_stack_begin_user_action (terrain_cli_edit_get_stack (run), _("Resize map"));
+  if (!terrain_cli_edit_execute (run, terrain_tnt_edit_new_resize (MAP (run), left, top, right,
+                                                                   bottom, (guint8) fill_height,
+                                                                   (guint16) fill_tile)) ||
       (palette != NULL &&
-       !session_execute (&session, terrain_tnt_edit_new_regenerate_minimap (session.map,
-                                                                            palette))))
+       !terrain_cli_edit_execute (run, terrain_tnt_edit_new_regenerate_minimap (MAP (run),
+                                                                                palette))))
     {
-      terrain_command_stack_end_user_action (session.stack);
+      terrain_command_stack_end_user_action (terrain_cli_edit_get_stack (run));
       return TERRAIN_EXIT_ERROR;
     }
-  terrain_command_stack_end_user_action (session.stack);
+  terrain_command_stack_end_user_action (terrain_cli_edit_get_stack (run));
   if (palette == NULL)
     g_printerr (_("terrain: %s: the minimap still shows the old shape; give --palette to "
                   "regenerate it\n"), argv[1]);
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1303,7 +1174,7 @@ import_image (int    argc,
       N_("Do not regenerate the minimap from the new tiles"), NULL },
     { NULL }
   };
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(TerrainPalette) palette = NULL;
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(GError) error = NULL;
@@ -1326,29 +1197,30 @@ import_image (int    argc,
                                      &value))
     return TERRAIN_EXIT_USAGE;
   if ((palette = open_palette (palette_path)) == NULL || (image = open_png (argv[2])) == NULL ||
-      !session_open (&session, command, argv[1]))
+      (run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL)
     return TERRAIN_EXIT_ERROR;
 
-  edit = terrain_tnt_edit_new_import_image (session.map, image, palette, value,
+  edit = terrain_tnt_edit_new_import_image (MAP (run), image, palette, value,
                                             keep_tiles ? TERRAIN_TNT_IMPORT_KEEP_TILES
-                                                       : TERRAIN_TNT_IMPORT_NONE,
+                                            : TERRAIN_TNT_IMPORT_NONE,
                                             &error);
   if (edit == NULL)
     {
       terrain_cli_error (argv[2], error);
       return TERRAIN_EXIT_ERROR;
     }
-  terrain_command_stack_begin_user_action (session.stack, _("Import tile image"));
-  if (!session_execute (&session, edit) ||
+  terrain_command_stack_begin_user_action (terrain_cli_edit_get_stack (run),
+                                           _("Import tile image"));
+  if (!terrain_cli_edit_execute (run, edit) ||
       (!keep_minimap &&
-       !session_execute (&session, terrain_tnt_edit_new_regenerate_minimap (session.map,
-                                                                            palette))))
+       !terrain_cli_edit_execute (run, terrain_tnt_edit_new_regenerate_minimap (MAP (run),
+                                                                                palette))))
     {
-      terrain_command_stack_end_user_action (session.stack);
+      terrain_command_stack_end_user_action (terrain_cli_edit_get_stack (run));
       return TERRAIN_EXIT_ERROR;
     }
-  terrain_command_stack_end_user_action (session.stack);
-  return session_finish (&session);
+  terrain_command_stack_end_user_action (terrain_cli_edit_get_stack (run));
+  return terrain_cli_edit_finish (run);
 }
 
 static int
@@ -1356,7 +1228,7 @@ import_heightmap (int    argc,
                   char **argv)
 {
   const char *command = "tnt import-heightmap";
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(GError) error = NULL;
   TerrainCommand *edit;
@@ -1369,18 +1241,19 @@ import_heightmap (int    argc,
                       NULL, TRUE, FALSE, &argc, &argv) ||
       !expect_args (command, argc, 2, 2, _("expected FILE and HEIGHTS.png")))
     return TERRAIN_EXIT_USAGE;
-  if ((image = open_png (argv[2])) == NULL || !session_open (&session, command, argv[1]))
+  if ((image = open_png (argv[2])) == NULL ||
+      (run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL)
     return TERRAIN_EXIT_ERROR;
 
-  edit = terrain_tnt_edit_new_import_heightmap (session.map, image, &error);
+  edit = terrain_tnt_edit_new_import_heightmap (MAP (run), image, &error);
   if (edit == NULL)
     {
       terrain_cli_error (argv[2], error);
       return TERRAIN_EXIT_ERROR;
     }
-  if (!session_execute (&session, edit))
+  if (!terrain_cli_edit_execute (run, edit))
     return TERRAIN_EXIT_ERROR;
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 static int
@@ -1403,7 +1276,7 @@ command_minimap (int    argc,
       N_("Export the whole stored bitmap, with its 0x64 fill"), NULL },
     { NULL }
   };
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(TerrainPalette) palette = NULL;
   g_autoptr(GError) error = NULL;
   int status = TERRAIN_EXIT_OK;
@@ -1426,22 +1299,22 @@ command_minimap (int    argc,
       return TERRAIN_EXIT_USAGE;
     }
   if ((palette = open_palette (palette_path)) == NULL ||
-      !session_open (&session, command, argv[1]))
+      (run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL)
     return TERRAIN_EXIT_ERROR;
 
   if (regenerate)
     {
-      if (!session_execute (&session, terrain_tnt_edit_new_regenerate_minimap (session.map,
-                                                                               palette)))
+      if (!terrain_cli_edit_execute (run, terrain_tnt_edit_new_regenerate_minimap (MAP (run),
+                                                                                   palette)))
         return TERRAIN_EXIT_ERROR;
-      status = session_finish (&session);
+      status = terrain_cli_edit_finish (run);
       if (status != TERRAIN_EXIT_OK)
         return status;
     }
 
   if (export_path != NULL)
     {
-      g_autoptr(TerrainImage) image = terrain_tnt_map_render_minimap (session.map, palette,
+      g_autoptr(TerrainImage) image = terrain_tnt_map_render_minimap (MAP (run), palette,
                                                                       !uncropped, &error);
       g_autoptr(GFile) out = g_file_new_for_commandline_arg (export_path);
 
@@ -1460,7 +1333,7 @@ command_stamp (int    argc,
                char **argv)
 {
   const char *command = "tnt stamp";
-  g_auto(Session) session = { 0 };
+  g_autoptr(TerrainCliEdit) run = NULL;
   g_autoptr(TerrainDocument) section = NULL;
   gint column, row;
 
@@ -1484,13 +1357,13 @@ command_stamp (int    argc,
       return TERRAIN_EXIT_ERROR;
     }
 
-  if (!session_open (&session, command, argv[1]) ||
-      !session_execute (&session,
-                        terrain_tnt_edit_new_stamp_section (session.map,
-                                                            TERRAIN_SCT_SECTION (section),
-                                                            column, row)))
+  if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL ||
+      !terrain_cli_edit_execute (run,
+                                 terrain_tnt_edit_new_stamp_section (MAP (run),
+                                                                     TERRAIN_SCT_SECTION (section),
+                                                                     column, row)))
     return TERRAIN_EXIT_ERROR;
-  return session_finish (&session);
+  return terrain_cli_edit_finish (run);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1561,9 +1434,12 @@ int
 terrain_command_tnt (int    argc,
                      char **argv)
 {
-  int status = terrain_cli_dispatch (&tnt_group, argc, argv);
+  int status;
 
-  g_clear_pointer (&opt_output, g_free);
+  tnt_edit_class.document_type = TERRAIN_TYPE_TNT_MAP;
+  status = terrain_cli_dispatch (&tnt_group, argc, argv);
+
+  terrain_cli_edit_reset_options ();
   g_clear_pointer (&opt_footprints, g_strfreev);
   g_clear_pointer (&opt_features, g_strfreev);
   return status;

@@ -185,6 +185,213 @@ test_ranges_cli (void)
   remove_tmp_dir (dir);
 }
 
+
+/* A gradient with noise; alpha varies when @alpha. */
+static TerrainImage *
+make_picture (guint    width,
+              guint    height,
+              gboolean alpha)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  TerrainImage *image = terrain_image_new (TERRAIN_IMAGE_RGBA8, width, height, NULL);
+  guint8 *p = terrain_image_get_data (image, NULL);
+  gsize stride = terrain_image_get_stride (image);
+
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      {
+        guint8 *q = p + y * stride + 4 * x;
+
+        /* Smooth, as photographs are within a 4x4 block. */
+        q[0] = (guint8) MIN (x * 2, 255);
+        q[1] = (guint8) MIN (y * 2, 255);
+        q[2] = (guint8) (128 + g_rand_int_range (rand, -4, 5));
+        q[3] = alpha ? (guint8) (64 + MIN (x + y, 127)) : 255;
+      }
+  return image;
+}
+
+/* Root-mean-square difference of the channels [first, last] of two RGBA
+ * pictures of one size. */
+static gdouble
+rms_difference (TerrainImage *a,
+                TerrainImage *b,
+                guint         first,
+                guint         last)
+{
+  guint w = terrain_image_get_width (a), h = terrain_image_get_height (a);
+  const guint8 *pa = terrain_image_get_data (a, NULL), *pb = terrain_image_get_data (b, NULL);
+  gsize sa = terrain_image_get_stride (a), sb = terrain_image_get_stride (b);
+  gdouble sum = 0;
+
+  g_assert_cmpuint (terrain_image_get_width (b), ==, w);
+  g_assert_cmpuint (terrain_image_get_height (b), ==, h);
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      for (guint c = first; c <= last; c++)
+        {
+          gdouble d = (gdouble) pa[y * sa + 4 * x + c] - pb[y * sb + 4 * x + c];
+
+          sum += d * d;
+        }
+  return sqrt (sum / ((gdouble) w * h * (last - first + 1)));
+}
+
+/* terrain_dds_encode(): BC1 and BC3 streams with every mip level, read back
+ * by the DDS reader close to the picture; BC3 keeps alpha. Odd and tiny
+ * sizes pad their blocks. */
+static void
+test_dds_encode (void)
+{
+  struct { guint w, h; gboolean alpha; guint mips; } cases[] = {
+    { 64, 64, FALSE, 7 }, { 64, 64, TRUE, 7 }, { 256, 32, FALSE, 9 }, { 6, 3, TRUE, 3 },
+    { 1, 1, FALSE, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(TerrainImage) picture = make_picture (cases[i].w, cases[i].h, cases[i].alpha);
+      TerrainDdsFormat format = cases[i].alpha ? TERRAIN_DDS_FORMAT_BC3 : TERRAIN_DDS_FORMAT_BC1;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) dds = terrain_dds_encode (picture, format, &error);
+      g_autoptr(TerrainImage) decoded = NULL;
+      TerrainDdsInfo info;
+      guint64 expected = TERRAIN_DDS_HEADER_SIZE;
+      guint w = cases[i].w, h = cases[i].h;
+
+      g_assert_no_error (error);
+      g_assert_true (terrain_dds_parse (dds, 0, &info, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (info.format, ==, format);
+      g_assert_cmpuint (info.width, ==, cases[i].w);
+      g_assert_cmpuint (info.height, ==, cases[i].h);
+      g_assert_cmpuint (info.mip_count, ==, cases[i].mips);
+      for (guint m = 0; m < cases[i].mips; m++, w = MAX (w / 2, 1), h = MAX (h / 2, 1))
+        expected += (guint64) ((w + 3) / 4) * ((h + 3) / 4) * (cases[i].alpha ? 16 : 8);
+      g_assert_cmpuint (info.data_size + TERRAIN_DDS_HEADER_SIZE, ==, expected);
+      g_assert_cmpuint (g_bytes_get_size (dds), ==, expected);
+
+      decoded = terrain_dds_decode (dds, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpfloat (rms_difference (picture, decoded, 0, 2), <, 8.0);
+      if (cases[i].alpha)
+        g_assert_cmpfloat (rms_difference (picture, decoded, 3, 3), <, 4.0);
+    }
+
+  /* Only RGBA in, only BC1/BC3 out. */
+  {
+    g_autoptr(TerrainImage) gray = terrain_image_new (TERRAIN_IMAGE_GRAY8, 8, 8, NULL);
+    g_autoptr(TerrainImage) rgba = make_picture (8, 8, FALSE);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) none = terrain_dds_encode (gray, TERRAIN_DDS_FORMAT_BC1, &error);
+
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    g_assert_null (none);
+    g_clear_error (&error);
+    none = terrain_dds_encode (rgba, TERRAIN_DDS_FORMAT_BC2, &error);
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    g_assert_null (none);
+  }
+}
+
+/* A DDS texture tree: every tile a DDS (BC1 opaque, BC3 with alpha) with
+ * its mip chain, the file validating, the tiles decoding to the picture. */
+static void
+test_dds_texture_tree (void)
+{
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(TerrainHeightfield) field = make_hills (65, 2.0, 50.0);
+      g_autoptr(TerrainImage) picture = make_picture (128, 128, k == 1);
+      g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+      g_autoptr(TerrainAtlasFile) atlas = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) issues = NULL;
+      TerrainAtlasToc *toc;
+      gboolean any, found = FALSE;
+
+      terrain_atlas_builder_set_tree_depth (builder, 2);
+      terrain_atlas_builder_set_tile_size (builder, 64);
+      terrain_atlas_builder_set_texture_format (builder, TERRAIN_ATLAS_TEXTURE_DDS, 90);
+      terrain_atlas_builder_set_texture_image (builder, picture);
+      atlas = terrain_atlas_builder_build (builder, NULL, &error);
+      g_assert_no_error (error);
+      issues = terrain_document_validate (TERRAIN_DOCUMENT (atlas));
+      g_assert_cmpint (terrain_issues_max_severity (issues, &any), ==, TERRAIN_SEVERITY_INFO);
+      g_assert_cmpuint (terrain_atlas_builder_get_stats (builder)->texture_depth, ==, 2);
+
+      for (guint t = 0; t < terrain_atlas_file_get_n_tocs (atlas); t++)
+        {
+          toc = terrain_atlas_file_get_toc (atlas, t);
+          if (terrain_atlas_toc_get_kind (toc) != TERRAIN_ATLAS_TOC_TEXTURE)
+            continue;
+          for (guint i = 0; i < terrain_atlas_toc_get_n_stubs (toc); i++)
+            {
+              g_autoptr(TerrainAtlasTexture) texture =
+                terrain_atlas_file_get_texture (atlas, t, i, &error);
+              g_autoptr(TerrainImage) tile = NULL;
+              TerrainDdsInfo info;
+
+              g_assert_no_error (error);
+              g_assert_cmpuint (terrain_atlas_texture_get_format (texture), ==,
+                                TERRAIN_ATLAS_TEXTURE_DDS);
+              g_assert_true (terrain_dds_parse (terrain_atlas_texture_get_data (texture), 0,
+                                                &info, &error));
+              g_assert_cmpint (info.format, ==,
+                               k == 1 ? TERRAIN_DDS_FORMAT_BC3 : TERRAIN_DDS_FORMAT_BC1);
+              g_assert_cmpuint (info.width, ==, 64);
+              g_assert_cmpuint (info.mip_count, ==, 7);
+              tile = terrain_atlas_texture_decode (texture, TERRAIN_ATLAS_CHANNELS_RGB, NULL,
+                                                   &error);
+              g_assert_no_error (error);
+              g_assert_cmpuint (terrain_image_get_width (tile), ==, 64);
+              found = TRUE;
+            }
+        }
+      g_assert_true (found);
+    }
+}
+
+/* A texture out of the heightmap's proportions is stretched with a
+ * warning that gives both sizes; one in proportion says nothing. */
+static void
+test_non_square_texture (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr(TerrainHeightfield) field = make_hills (65, 1.0, 100.0);
+  g_autofree char *raw = write_raw16 (dir, field);
+  g_autofree char *atlas = g_build_filename (dir, "t.atlas", NULL);
+  const struct { guint w, h; gboolean warns; } cases[] = {
+    { 512, 256, TRUE }, { 256, 256, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(TerrainImage) picture = make_picture (cases[i].w, cases[i].h, FALSE);
+      g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (png);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (terrain_image_save_png (picture, file, NULL, &error));
+      {
+        g_auto(TerrainTestCliResult) r =
+          terrain_test_run_cli (NULL, "build-atlas", raw, "--texture", png, "--depth=1",
+                                "--tile-size=64", "-o", atlas, NULL);
+
+        g_assert_cmpint (r.status, ==, 0);
+        if (cases[i].warns)
+          {
+            g_assert_nonnull (strstr (r.err, "warning: the 512x256 texture is stretched over "
+                                      "the 65x65 heightmap"));
+            g_assert_nonnull (strstr (r.err, "0.125 m across but 0.25 m down"));
+          }
+        else
+          g_assert_null (strstr (r.err, "stretched"));
+      }
+    }
+  remove_tmp_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -193,6 +400,9 @@ main (int   argc,
 
   g_test_add_func ("/Terrain/AtlasBuilderOptions/ranges", test_ranges_library);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/ranges-cli", test_ranges_cli);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-encode", test_dds_encode);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-texture-tree", test_dds_texture_tree);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/non-square-texture", test_non_square_texture);
 
   return g_test_run ();
 }

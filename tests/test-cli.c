@@ -743,7 +743,7 @@ test_tnt_failed_save (Fixture       *fixture,
   g_autoptr(GBytes) after = NULL;
   struct rlimit saved, limited;
   void (*previous) (int);
-  TerrainTestCliResult r;
+  TerrainTestCliResult r, place;
 
   /* A "full disk": files may not grow beyond 1 KiB. The child inherits the
    * limit and the ignored SIGXFSZ, so its write fails with EFBIG. */
@@ -753,14 +753,33 @@ test_tnt_failed_save (Fixture       *fixture,
   previous = signal (SIGXFSZ, SIG_IGN);
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
   r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--at", "2,2", NULL);
+  place = terrain_test_run_cli (NULL, "tnt", "features", "add", fixture->map, "Tree1", "2", "3",
+                                NULL);
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
   signal (SIGXFSZ, previous);
 
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "cannot save"));
+  g_assert_null (strstr (r.out, "cells changed"));
   terrain_test_cli_result_clear (&r);
+
+  /* Nothing claims success before the file is on disk (issue 19): the
+   * report "placed Tree1 …" used to come before the save error. */
+  g_assert_cmpint (place.status, ==, 2);
+  g_assert_nonnull (strstr (place.err, "cannot save"));
+  g_assert_null (strstr (place.out, "placed"));
+  g_assert_cmpstr (place.out, ==, "");
+  terrain_test_cli_result_clear (&place);
+
   after = read_file (fixture->map);
   g_assert_true (g_bytes_equal (before, after));
+
+  /* With room on the disk the same edit reports, after saving. */
+  place = terrain_test_run_cli (NULL, "tnt", "features", "add", fixture->map, "Tree1", "2", "3",
+                                NULL);
+  g_assert_cmpint (place.status, ==, 0);
+  g_assert_nonnull (strstr (place.out, "placed Tree1"));
+  terrain_test_cli_result_clear (&place);
 }
 
 static void

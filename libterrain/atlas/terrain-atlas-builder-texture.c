@@ -526,6 +526,17 @@ texture_jobs_free (TextureJobs *jobs)
   g_free (jobs);
 }
 
+/* The stats of the unique texture: its size, tree and tiles. */
+static void
+record_texture (BuildState        *state,
+                const TexturePlan *plan)
+{
+  state->stats.texture_width = plan->source.width;
+  state->stats.texture_height = plan->source.height;
+  state->stats.texture_depth = plan->depth;
+  state->stats.texture_tile_size = plan->tile;
+}
+
 static gboolean
 plan_source (BuildState     *state,
              TextureJobs    *jobs,
@@ -628,6 +639,7 @@ build_texture_prepare (BuildState  *state,
       plan->source.height = plan->source.tile_height * tex->tile_rows;
       plan->depth = tex->texture_depth > 0 ? tex->texture_depth :
                     depth_for (MAX (plan->source.width, plan->source.height), plan->tile);
+      record_texture (state, plan);
       jobs->n_plans++;
     }
   else if (tex->texture_image != NULL || tex->texture_file != NULL)
@@ -646,6 +658,7 @@ build_texture_prepare (BuildState  *state,
       if (!plan_source (state, jobs, plan,
                         loaded != NULL ? loaded : tex->texture_image, tex->texture_depth, error))
         return FALSE;
+      record_texture (state, plan);
       jobs->n_plans++;
     }
 

@@ -473,11 +473,14 @@ terrain_atlas_builder_set_texture_tiles (TerrainAtlasBuilder *self,
 /**
  * terrain_atlas_builder_set_texture_format:
  * @self: a #TerrainAtlasBuilder
- * @format: %TERRAIN_ATLAS_TEXTURE_JPEG or %TERRAIN_ATLAS_TEXTURE_PNG
+ * @format: %TERRAIN_ATLAS_TEXTURE_JPEG, %TERRAIN_ATLAS_TEXTURE_PNG or
+ *   %TERRAIN_ATLAS_TEXTURE_DDS
  * @quality: JPEG quality, 1 to 100
  *
  * Chooses how texture and lightmap tiles are encoded (opacity maps are
- * always PNG: they need their alpha channel).
+ * always PNG: they need their alpha channel). DDS tiles are BC1 (DXT1), or
+ * BC3 (DXT5) for a tile with alpha, each with its full mip chain, as TGEA's
+ * own texture trees are.
  */
 void
 terrain_atlas_builder_set_texture_format (TerrainAtlasBuilder       *self,
@@ -485,7 +488,8 @@ terrain_atlas_builder_set_texture_format (TerrainAtlasBuilder       *self,
                                           guint                      quality)
 {
   g_return_if_fail (TERRAIN_IS_ATLAS_BUILDER (self));
-  g_return_if_fail (format == TERRAIN_ATLAS_TEXTURE_JPEG || format == TERRAIN_ATLAS_TEXTURE_PNG);
+  g_return_if_fail (format == TERRAIN_ATLAS_TEXTURE_JPEG || format == TERRAIN_ATLAS_TEXTURE_PNG ||
+                    format == TERRAIN_ATLAS_TEXTURE_DDS);
   g_return_if_fail (quality >= 1 && quality <= 100);
 
   self->textures.texture_format = format;
@@ -1342,6 +1346,8 @@ run_build (TerrainAtlasBuilder  *self,
       make_geometry_toc (state);
     }
 
+  terrain_heightfield_get_data_size (field, &state->stats.data_width, &state->stats.data_height);
+  state->stats.spacing = state->spacing;
   state->stats.tree_depth = state->depth;
   state->stats.leaf_size = state->leaf;
 

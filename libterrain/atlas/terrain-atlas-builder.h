@@ -109,6 +109,15 @@ typedef enum
  *   heightfield at any sample, when measured (otherwise -1)
  * @n_texture_tiles: texture chunks written
  * @file_size: bytes written
+ * @texture_width: pixels across the unique texture (the whole
+ *   picture, or the grid of tiles), 0 without one
+ * @texture_height: pixels down the unique texture, 0 without one
+ * @texture_depth: levels of the unique texture's tree, 0 without one
+ * @texture_tile_size: side of its tiles in pixels, 0 without one
+ * @data_width: heightfield samples across before fitting (the texture
+ *   covers these)
+ * @data_height: heightfield samples down before fitting
+ * @spacing: metres between samples
  *
  * Figures of the last build ([method@Terrain.AtlasBuilder.get_stats]).
  */
@@ -133,6 +142,13 @@ struct _TerrainAtlasBuildStats
   gdouble max_error;
   guint n_texture_tiles;
   guint64 file_size;
+  guint texture_width;
+  guint texture_height;
+  guint texture_depth;
+  guint texture_tile_size;
+  guint data_width;
+  guint data_height;
+  gdouble spacing;
 };
 
 #define TERRAIN_TYPE_ATLAS_BUILD_STATS (terrain_atlas_build_stats_get_type ())

@@ -461,21 +461,39 @@ to_rgba (TerrainImage  *image,
   return g_steal_pointer (&rgba);
 }
 
+/* Whether any pixel of an RGBA picture is not opaque. */
+static gboolean
+has_alpha (TerrainImage *rgba)
+{
+  const guint8 *p = terrain_image_get_data (rgba, NULL);
+  gsize stride = terrain_image_get_stride (rgba);
+  guint w = terrain_image_get_width (rgba), h = terrain_image_get_height (rgba);
+
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      if (p[y * stride + x * 4 + 3] != 255)
+        return TRUE;
+  return FALSE;
+}
+
 /**
  * terrain_atlas_texture_new_from_image:
  * @image: the picture, %TERRAIN_IMAGE_RGBA8 or %TERRAIN_IMAGE_GRAY8
- * @format: %TERRAIN_ATLAS_TEXTURE_JPEG or %TERRAIN_ATLAS_TEXTURE_PNG
- * @quality: JPEG quality, 1 to 100 (ignored for PNG)
+ * @format: %TERRAIN_ATLAS_TEXTURE_JPEG, %TERRAIN_ATLAS_TEXTURE_PNG or
+ *   %TERRAIN_ATLAS_TEXTURE_DDS
+ * @quality: JPEG quality, 1 to 100 (ignored for PNG and DDS)
  * @order: %TERRAIN_ATLAS_CHANNELS_BGR to store red and blue swapped, as
  *   content made from BGR bitmaps is (§4)
  * @error: return location for a #GError
  *
- * Encodes a picture as a JPEG (libjpeg-turbo) or PNG (libpng) texture
- * chunk. JPEG drops alpha.
+ * Encodes a picture as a JPEG (libjpeg-turbo), PNG (libpng) or DDS
+ * texture chunk. JPEG drops alpha; DDS is BC1 (DXT1) for an opaque
+ * picture and BC3 (DXT5) for one with alpha, with its full mip chain
+ * ([func@Terrain.dds_encode]).
  *
  * Returns: (transfer full) (nullable): the chunk, or %NULL with
- *   %TERRAIN_ERROR_NOT_SUPPORTED for DDS or a %TERRAIN_IMAGE_GRAY16 JPEG, or
- *   an encoder error
+ *   %TERRAIN_ERROR_NOT_SUPPORTED for an unknown format or a
+ *   %TERRAIN_IMAGE_GRAY16 JPEG, or an encoder error
  */
 TerrainAtlasTexture *
 terrain_atlas_texture_new_from_image (TerrainImage              *image,
@@ -489,10 +507,11 @@ terrain_atlas_texture_new_from_image (TerrainImage              *image,
 
   g_return_val_if_fail (image != NULL, NULL);
 
-  if (format != TERRAIN_ATLAS_TEXTURE_JPEG && format != TERRAIN_ATLAS_TEXTURE_PNG)
+  if (format != TERRAIN_ATLAS_TEXTURE_JPEG && format != TERRAIN_ATLAS_TEXTURE_PNG &&
+      format != TERRAIN_ATLAS_TEXTURE_DDS)
     {
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                           "Atlas texture: only JPEG and PNG textures can be encoded");
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "Atlas texture: format %d cannot be encoded (JPEG, PNG or DDS)", format);
       return NULL;
     }
 
@@ -504,7 +523,7 @@ terrain_atlas_texture_new_from_image (TerrainImage              *image,
       source = to_rgba (image, error);
       if (source == NULL)
         return NULL;
-      if (order == TERRAIN_ATLAS_CHANNELS_BGR)
+      if (order == TERRAIN_ATLAS_CHANNELS_BGR && format != TERRAIN_ATLAS_TEXTURE_DDS)
         {
           /* Work on a copy: the caller's image stays as it is. */
           g_autoptr(TerrainImage) copy = terrain_image_new (TERRAIN_IMAGE_RGBA8,
@@ -525,6 +544,9 @@ terrain_atlas_texture_new_from_image (TerrainImage              *image,
 
   if (format == TERRAIN_ATLAS_TEXTURE_JPEG)
     data = encode_jpeg (source, quality, error);
+  else if (format == TERRAIN_ATLAS_TEXTURE_DDS)
+    data = terrain_dds_encode (source, has_alpha (source) ? TERRAIN_DDS_FORMAT_BC3 :
+                                                            TERRAIN_DDS_FORMAT_BC1, error);
   else
     data = terrain_image_save_png_bytes (source, error);
   if (data == NULL)

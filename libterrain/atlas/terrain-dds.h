@@ -99,5 +99,9 @@ TERRAIN_AVAILABLE_IN_ALL
 TerrainImage *terrain_dds_decode (GBytes               *bytes,
                                   const TerrainLimits  *limits,
                                   GError              **error);
+TERRAIN_AVAILABLE_IN_ALL
+GBytes       *terrain_dds_encode (TerrainImage         *image,
+                                  TerrainDdsFormat      format,
+                                  GError              **error);
 
 G_END_DECLS
