@@ -52,6 +52,7 @@ typedef struct
 static Fixture fixtures[5];
 static char *folder;
 static FILE *real_stderr;
+static int home_fd = -1;
 
 static void
 drop_output (const char *text)
@@ -195,8 +196,11 @@ LLVMFuzzerInitialize (int    *argc,
   (void) argc;
   (void) argv;
 
+  /* libFuzzer names its corpus folders relative to the working folder, so
+   * the harness enters its own folder only while the tool runs. */
   folder = g_dir_make_tmp ("fuzz-cli-XXXXXX", NULL);
-  if (folder == NULL || g_chdir (folder) != 0)
+  home_fd = open (".", O_RDONLY | O_DIRECTORY);
+  if (folder == NULL || home_fd < 0 || g_chdir (folder) != 0)
     abort ();
   fixtures[0] = (Fixture) { "map.tnt", make_map () };
   fixtures[1] = (Fixture) { "map.ota", make_ota () };
@@ -222,6 +226,8 @@ LLVMFuzzerInitialize (int    *argc,
   g_setenv ("TERRAIN_PROGRESS", "never", TRUE);
   /* A critical is a broken precondition inside the tool: a bug. */
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);
+  if (fchdir (home_fd) != 0)
+    abort ();
   return 0;
 }
 
@@ -269,6 +275,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   memcpy (argv, owned, sizeof owned[0] * argc);
   argv[argc] = NULL;
 
+  if (g_chdir (folder) != 0)
+    abort ();
   status = terrain_cli_main (argc, argv);
   if (status != 0 && status != 1 && status != 2 && status != 64)
     {
@@ -280,5 +288,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   for (int k = 0; k < argc; k++)
     g_free (owned[k]);
   restore_folder ();
+  if (fchdir (home_fd) != 0)
+    abort ();
   return 0;
 }
