@@ -1412,6 +1412,8 @@ static const TerrainCliCommand tnt_commands[] = {
   { "import-heightmap", N_("Set the heights from a PNG"), import_heightmap },
   { "minimap", N_("Regenerate or export the minimap"), command_minimap },
   { "stamp", N_("Stamp an SCT section into the map"), command_stamp },
+  { "lint", N_("Check the map's design as kbot does (--json, --sarif)"),
+    terrain_command_tnt_lint },
 };
 
 static const char tnt_footer[] =

@@ -392,6 +392,129 @@ test_non_square_texture (void)
   remove_tmp_dir (dir);
 }
 
+
+/* A colour PNG of the fixture hills in Terrain-RGB (@encoding 0),
+ * Terrarium (1), or a picture that is neither (2). */
+static GBytes *
+encoded_hills_png (guint encoding)
+{
+  g_autoptr(TerrainImage) image = terrain_image_new (TERRAIN_IMAGE_RGBA8, 64, 64, NULL);
+  guint8 *p = terrain_image_get_data (image, NULL);
+  gsize stride = terrain_image_get_stride (image);
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes;
+
+  for (guint y = 0; y < 64; y++)
+    for (guint x = 0; x < 64; x++)
+      {
+        gdouble metres = 200.0 + 1000.0 * terrain_test_hills (x / 63.0, y / 63.0);
+        guint8 *q = p + y * stride + 4 * x;
+
+        if (encoding == 0)
+          {
+            guint32 v = (guint32) lround ((metres + 10000.0) * 10.0);
+
+            q[0] = (guint8) (v >> 16), q[1] = (guint8) (v >> 8), q[2] = (guint8) v;
+          }
+        else if (encoding == 1)
+          {
+            gdouble v = metres + 32768.0;
+
+            q[0] = (guint8) ((guint) v >> 8), q[1] = (guint8) ((guint) v & 255);
+            q[2] = (guint8) ((v - floor (v)) * 256.0);
+          }
+        else
+          q[0] = (guint8) (x * 4), q[1] = (guint8) (y * 4), q[2] = 90;
+        q[3] = 255;
+      }
+  bytes = terrain_image_save_png_bytes (image, &error);
+  g_assert_no_error (error);
+  return bytes;
+}
+
+/* A colour PNG opened as a heightmap (`terrain info/export-heightmap
+ * --format heightmap`) is Terrain-RGB or Terrarium when its pixels say so
+ * unambiguously, and is refused, naming --heightmap-format, when not: it
+ * was read as grey luminance (the summit of fuji-terrain-rgb.png a hole). */
+static void
+test_colour_heightmaps (void)
+{
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr(GBytes) png = encoded_hills_png (k);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TerrainHeightmapDocument) document =
+        terrain_heightmap_document_new_from_bytes (png, NULL, &error);
+
+      if (k == 2)
+        {
+          g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+          g_assert_null (document);
+          g_assert_nonnull (strstr (error->message, "--heightmap-format"));
+          continue;
+        }
+      g_assert_no_error (error);
+      {
+        g_autoptr(JsonNode) node = terrain_document_describe (TERRAIN_DOCUMENT (document));
+        JsonObject *object = json_node_get_object (node);
+        TerrainHeightfield *field =
+          terrain_heightmap_document_decode_heightfield (document, &error);
+        gfloat lo, hi;
+
+        g_assert_no_error (error);
+        g_assert_cmpstr (json_object_get_string_member (object, "encoding"), ==,
+                         k == 0 ? "terrain-rgb" : "terrarium");
+        g_assert_cmpstr (json_object_get_string_member (object, "height_units"), ==, "metres");
+        terrain_heightfield_get_range (field, &lo, &hi);
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (object, "max_height"),
+                                        hi, 0.01);
+        g_assert_cmpfloat (hi, >, 1000.0);
+        g_assert_cmpfloat (lo, >=, 199.0);
+        for (guint y = 0; y < 64; y += 9)
+          for (guint x = 0; x < 64; x += 7)
+            g_assert_cmpfloat_with_epsilon (terrain_heightfield_get_sample (field, x, y),
+                                            200.0 + 1000.0 * terrain_test_hills (x / 63.0,
+                                                                                 y / 63.0),
+                                            0.11);
+      }
+    }
+}
+
+/* The corpus Terrain-RGB tile through the CLI: metres in info, the summit
+ * the highest value of the exported heights. */
+static void
+test_colour_heightmaps_corpus (gconstpointer data)
+{
+  const char *path = data;
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *out = g_build_filename (dir, "h.png", NULL);
+  g_auto(TerrainTestCliResult) info =
+    terrain_test_run_cli (NULL, "info", "--format", "heightmap", path, NULL);
+  g_auto(TerrainTestCliResult) export =
+    terrain_test_run_cli (NULL, "export-heightmap", "--format", "heightmap", path, out, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (out);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = terrain_file_load_bytes (file, NULL, &error);
+  g_autoptr(TerrainImage) heights = NULL;
+  const guint16 *p;
+  guint16 top = 0;
+
+  g_assert_cmpint (info.status, ==, 0);
+  g_assert_nonnull (strstr (info.out, "encoding: terrain-rgb"));
+  g_assert_nonnull (strstr (info.out, "height_units: metres"));
+  g_assert_cmpint (export.status, ==, 0);
+  g_assert_no_error (error);
+  heights = terrain_image_load_png_bytes (bytes, &error);
+  g_assert_no_error (error);
+  p = (const guint16 *) terrain_image_get_data (heights, NULL);
+  for (gsize i = 0; i < (gsize) terrain_image_get_width (heights) *
+                        terrain_image_get_height (heights); i++)
+    top = MAX (top, p[i]);
+  /* Metres + 32768: Fuji's summit is above 3,700 m. */
+  g_assert_cmpuint (top, >, 32768 + 3700);
+  remove_tmp_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -403,6 +526,16 @@ main (int   argc,
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-encode", test_dds_encode);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-texture-tree", test_dds_texture_tree);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/non-square-texture", test_non_square_texture);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/colour-heightmaps", test_colour_heightmaps);
+  {
+    const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");
+    static char *fuji;
+
+    fuji = corpus != NULL ? g_build_filename (corpus, "dem", "fuji-terrain-rgb.png", NULL) : NULL;
+    if (fuji != NULL && g_file_test (fuji, G_FILE_TEST_IS_REGULAR))
+      g_test_add_data_func ("/Terrain/AtlasBuilderOptions/colour-heightmaps-corpus", fuji,
+                            test_colour_heightmaps_corpus);
+  }
 
   return g_test_run ();
 }

@@ -97,6 +97,33 @@ colour_png (guint    side,
   return bytes;
 }
 
+/* A Mapbox Terrain-RGB PNG of the hills, 100 to 1300 m. */
+static GBytes *
+terrain_rgb_png (guint side)
+{
+  g_autoptr(TerrainImage) image = terrain_image_new (TERRAIN_IMAGE_RGBA8, side, side, NULL);
+  guint8 *data = terrain_image_get_data (image, NULL);
+  gsize stride = terrain_image_get_stride (image);
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes;
+
+  for (guint y = 0; y < side; y++)
+    for (guint x = 0; x < side; x++)
+      {
+        guint8 *p = data + y * stride + 4 * x;
+        guint32 v = (guint32) lround ((100.0 + 1000.0 * hills_at (x, y, side, side) + 10000.0) *
+                                      10.0);
+
+        p[0] = (guint8) (v >> 16);
+        p[1] = (guint8) (v >> 8);
+        p[2] = (guint8) v;
+        p[3] = 255;
+      }
+  bytes = terrain_image_save_png_bytes (image, &error);
+  g_assert_no_error (error);
+  return bytes;
+}
+
 static void
 png_append (png_structp png,
             png_bytep   data,
@@ -539,7 +566,6 @@ test_heightmap_colour (void)
   g_autoptr(TerrainDocument) from_colour = NULL;
   g_autoptr(TerrainImage) heights = NULL;
   g_autoptr(GPtrArray) issues = NULL;
-  TerrainHeightfield *field;
   guint8 expected;
 
   /* Named, a colour PNG reads: grey pixels give their value exactly... */
@@ -554,15 +580,14 @@ test_heightmap_colour (void)
   g_assert_true (has_issue (issues, TERRAIN_SEVERITY_INFO, "all grey"));
   g_clear_pointer (&issues, g_ptr_array_unref);
 
-  /* ...other colours their luminance, with a warning. */
+  /* ...other colours that are neither Terrain-RGB nor Terrarium are
+   * refused, naming the option that says how to read them (they were read
+   * as their luminance, a silent wrong decode of Terrain-RGB tiles). */
   from_colour = terrain_document_load_bytes (colour, "colour.png", TERRAIN_FORMAT_HEIGHTMAP, NULL,
                                              &error);
-  g_assert_no_error (error);
-  field = terrain_heightmap_document_get_heightfield (TERRAIN_HEIGHTMAP_DOCUMENT (from_colour));
-  g_assert_cmpfloat_with_epsilon (terrain_heightfield_get_sample (field, 5, 7),
-                                  (0.2126 + 0.7152) * expected, 1e-3);
-  issues = terrain_document_validate (from_colour);
-  g_assert_true (has_issue (issues, TERRAIN_SEVERITY_WARNING, "luminance"));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_assert_null (from_colour);
+  g_assert_nonnull (strstr (error->message, "--heightmap-format"));
 }
 
 static void
@@ -788,7 +813,7 @@ test_heightmap_streamed_range (void)
     hills_png (96, 64, TRUE),
     hills_png (33, 33, FALSE),
     colour_png (32, TRUE),
-    colour_png (32, FALSE),
+    terrain_rgb_png (32),
     interlaced_png (37, 23),
     interlaced_png (3, 2),
     hills_hgt (1201, 5),
@@ -1083,8 +1108,8 @@ test_heightmap_cli (void)
   {
     g_auto(CliResult) r = run_cli (dir, "info", "--format", "heightmap", "photo.png", NULL);
 
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_nonnull (strstr (r.out, "colour-luminance"));
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--heightmap-format"));
   }
 
   remove_files (dir);

@@ -64,6 +64,18 @@ spacing_or (const TerrainHeightfieldOptions *options,
   return options->spacing > 0.0 ? options->spacing : fallback;
 }
 
+gdouble
+terrain_decode_terrain_rgb (const guint8 *rgb)
+{
+  return -10000.0 + (rgb[0] * 65536.0 + rgb[1] * 256.0 + rgb[2]) * 0.1;
+}
+
+gdouble
+terrain_decode_terrarium (const guint8 *rgb)
+{
+  return rgb[0] * 256.0 + rgb[1] + rgb[2] / 256.0 - 32768.0;
+}
+
 /* Exact integer square root of @n, or 0 when @n is not a square. */
 guint
 terrain_exact_sqrt (guint64 n)
@@ -327,9 +339,9 @@ terrain_heightfield_new_from_image (TerrainImage                     *image,
                 const guint8 *p = row + 4 * (gsize) x;
 
                 if (format == TERRAIN_HEIGHTMAP_TERRAIN_RGB)
-                  value = -10000.0 + (p[0] * 65536.0 + p[1] * 256.0 + p[2]) * 0.1;
+                  value = terrain_decode_terrain_rgb (p);
                 else
-                  value = p[0] * 256.0 + p[1] + p[2] / 256.0 - 32768.0;
+                  value = terrain_decode_terrarium (p);
               }
               break;
             }

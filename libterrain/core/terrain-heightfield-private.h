@@ -14,6 +14,11 @@ G_BEGIN_DECLS
  * integer square root, or 0 when @n is not a square. */
 guint terrain_exact_sqrt (guint64 n);
 
+/* Metres of one Mapbox Terrain-RGB or Terrarium pixel (R, G, B): the one
+ * place these encodings are decoded. */
+gdouble terrain_decode_terrain_rgb (const guint8 *rgb);
+gdouble terrain_decode_terrarium   (const guint8 *rgb);
+
 /* How the samples are held. Every kind is read through the same clamped
  * accessors, so a padded view, a decoded 16-bit PNG and a memory-mapped raw
  * file cost no conversion of the whole grid. */

@@ -44,13 +44,15 @@ typedef enum
   ENCODING_GRAY8,          /* 8-bit greyscale PNG */
   ENCODING_GRAY16,         /* 16-bit greyscale PNG */
   ENCODING_COLOUR_GREY,    /* colour PNG whose pixels are all grey: R */
-  ENCODING_COLOUR_LUMA,    /* colour PNG: Rec. 709 luminance */
+  ENCODING_TERRAIN_RGB,    /* colour PNG: Mapbox Terrain-RGB metres */
+  ENCODING_TERRARIUM,      /* colour PNG: Terrarium metres */
+  ENCODING_COLOUR,         /* colour PNG not yet scanned */
   ENCODING_S16BE,          /* SRTM: big-endian S16 metres */
   ENCODING_U16LE,          /* raw16: little-endian U16 */
 } Encoding;
 
 static const char * const encoding_names[] = {
-  "gray8", "gray16", "colour-grey", "colour-luminance", "s16be", "u16le",
+  "gray8", "gray16", "colour-grey", "terrain-rgb", "terrarium", "colour", "s16be", "u16le",
 };
 
 struct _TerrainHeightmapDocument
@@ -154,8 +156,101 @@ check_side (TerrainHeightmapDocument  *self,
   return TRUE;
 }
 
-/* A colour PNG, read only when asked for by name: grey pixels (R = G = B)
- * give R, any other colour the Rec. 709 luminance. */
+/* What a colour PNG's pixels say of its encoding, gathered a row at a
+ * time. Earth's heights (−11 km to 9 km) need R of 0 to 2 in Terrain-RGB and
+ * 85 to 163 in Terrarium, so the two never overlap; and real terrain is
+ * continuous in its encoding, while a picture read in the wrong one jumps
+ * by an R step (6553.6 m in Terrain-RGB, 256 m in Terrarium) where its red
+ * changes. */
+typedef struct
+{
+  gboolean grey;
+  guint r_min, r_max;
+  gdouble rgb_jump, terrarium_jump;          /* largest step to a row neighbour */
+  gdouble rgb_lo, rgb_hi, terrarium_lo, terrarium_hi;
+  guint grey_lo, grey_hi;
+} ColourScan;
+
+/* Metres between neighbouring samples: half the step a change of red makes
+ * when the picture is not in the encoding. */
+#define TERRAIN_RGB_MAX_STEP 3276.8
+#define TERRARIUM_MAX_STEP   128.0
+
+static void
+colour_scan_init (ColourScan *scan)
+{
+  *scan = (ColourScan) { TRUE, 255, 0, 0.0, 0.0, INFINITY, -INFINITY, INFINITY, -INFINITY,
+                         255, 0 };
+}
+
+static void
+colour_scan_row (ColourScan   *scan,
+                 const guint8 *pixels,
+                 guint         n_pixels)
+{
+  for (guint x = 0; x < n_pixels; x++)
+    {
+      const guint8 *p = pixels + 4 * (gsize) x;
+      gdouble rgb = terrain_decode_terrain_rgb (p), terrarium = terrain_decode_terrarium (p);
+
+      scan->grey = scan->grey && p[0] == p[1] && p[1] == p[2];
+      scan->r_min = MIN (scan->r_min, p[0]);
+      scan->r_max = MAX (scan->r_max, p[0]);
+      scan->grey_lo = MIN (scan->grey_lo, p[0]);
+      scan->grey_hi = MAX (scan->grey_hi, p[0]);
+      scan->rgb_lo = MIN (scan->rgb_lo, rgb);
+      scan->rgb_hi = MAX (scan->rgb_hi, rgb);
+      scan->terrarium_lo = MIN (scan->terrarium_lo, terrarium);
+      scan->terrarium_hi = MAX (scan->terrarium_hi, terrarium);
+      if (x > 0)
+        {
+          scan->rgb_jump = MAX (scan->rgb_jump, fabs (rgb - terrain_decode_terrain_rgb (p - 4)));
+          scan->terrarium_jump = MAX (scan->terrarium_jump,
+                                      fabs (terrarium - terrain_decode_terrarium (p - 4)));
+        }
+    }
+}
+
+/* The encoding, range and, for a picture that is none of grey, Terrain-RGB
+ * and Terrarium, a refusal that says how to name one. */
+static gboolean
+colour_scan_finish (TerrainHeightmapDocument  *self,
+                    const ColourScan          *scan,
+                    GError                   **error)
+{
+  if (scan->grey)
+    {
+      self->encoding = ENCODING_COLOUR_GREY;
+      self->lo = scan->grey_lo;
+      self->hi = scan->grey_hi;
+    }
+  else if (scan->r_max <= 2 && scan->rgb_jump <= TERRAIN_RGB_MAX_STEP)
+    {
+      self->encoding = ENCODING_TERRAIN_RGB;
+      self->lo = (gfloat) scan->rgb_lo;
+      self->hi = (gfloat) scan->rgb_hi;
+    }
+  else if (scan->r_min >= 85 && scan->r_max <= 163 && scan->terrarium_jump <= TERRARIUM_MAX_STEP)
+    {
+      self->encoding = ENCODING_TERRARIUM;
+      self->lo = (gfloat) scan->terrarium_lo;
+      self->hi = (gfloat) scan->terrarium_hi;
+    }
+  else
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "PNG heightmap: a colour image that is neither grey nor recognisably "
+                   "Terrain-RGB or Terrarium (red spans %u to %u): its heights cannot be told "
+                   "from its pixels; name its encoding with --heightmap-format terrain-rgb, "
+                   "terrarium or gray (a greyscale copy)", scan->r_min, scan->r_max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A colour PNG: grey pixels (R = G = B) give R; Terrain-RGB and Terrarium
+ * their metres (terrain_heightfield_new_from_image()); anything else is
+ * refused rather than read as some guess. */
 static TerrainHeightfield *
 field_from_colour (TerrainHeightmapDocument  *self,
                    TerrainImage              *image,
@@ -165,35 +260,30 @@ field_from_colour (TerrainHeightmapDocument  *self,
   gsize stride = terrain_image_get_stride (image);
   const guint8 *pixels = terrain_image_get_data (image, NULL);
   g_autoptr(TerrainHeightfield) field = NULL;
-  gboolean grey = TRUE;
+  ColourScan scan;
   gfloat *out;
 
+  colour_scan_init (&scan);
+  for (guint y = 0; y < h; y++)
+    colour_scan_row (&scan, pixels + (gsize) y * stride, w);
+  if (!colour_scan_finish (self, &scan, error))
+    return NULL;
   if (!terrain_limits_check_alloc (&self->limits, (guint64) w * h, sizeof (gfloat),
                                    "height grid", "PNG heightmap", 0, error))
     return NULL;
+  if (self->encoding == ENCODING_TERRAIN_RGB || self->encoding == ENCODING_TERRARIUM)
+    return terrain_heightfield_new_from_image (image,
+                                               self->encoding == ENCODING_TERRAIN_RGB ?
+                                               TERRAIN_HEIGHTMAP_TERRAIN_RGB :
+                                               TERRAIN_HEIGHTMAP_TERRARIUM, NULL, error);
+
   field = terrain_heightfield_new (w, h, 1.0, error);
   if (field == NULL)
     return NULL;
   out = terrain_heightfield_get_data (field, NULL);
-
-  for (guint y = 0; y < h && grey; y++)
-    for (guint x = 0; x < w && grey; x++)
-      {
-        const guint8 *p = pixels + (gsize) y * stride + 4 * (gsize) x;
-
-        grey = p[0] == p[1] && p[1] == p[2];
-      }
-
   for (guint y = 0; y < h; y++)
     for (guint x = 0; x < w; x++)
-      {
-        const guint8 *p = pixels + (gsize) y * stride + 4 * (gsize) x;
-
-        out[(gsize) y * w + x] = grey ? p[0]
-                                      : (gfloat) (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]);
-      }
-
-  self->encoding = grey ? ENCODING_COLOUR_GREY : ENCODING_COLOUR_LUMA;
+      out[(gsize) y * w + x] = pixels[(gsize) y * stride + 4 * (gsize) x];
   return g_steal_pointer (&field);
 }
 
@@ -235,8 +325,9 @@ read_png (TerrainHeightmapDocument  *self,
       break;
     case TERRAIN_IMAGE_RGBA8:
     default:
-      /* Grey or not is known once every pixel was seen (scan_png()). */
-      self->encoding = ENCODING_COLOUR_LUMA;
+      /* Grey, Terrain-RGB, Terrarium or refused: known once every pixel
+       * was seen (scan_png(), which opening runs). */
+      self->encoding = ENCODING_COLOUR;
       break;
     }
   return TRUE;
@@ -322,10 +413,10 @@ scan_png (TerrainHeightmapDocument  *self,
   g_autoptr(TerrainPngRows) rows = NULL;
   TerrainImageFormat format;
   gfloat lo = INFINITY, hi = -INFINITY;
-  gfloat grey_lo = INFINITY, grey_hi = -INFINITY;
-  gboolean grey = TRUE;
+  ColourScan colour;
   guint n_rows;
 
+  colour_scan_init (&colour);
   rows = terrain_png_rows_new (self->source, &self->limits, "PNG heightmap", error);
   if (rows == NULL)
     return FALSE;
@@ -358,18 +449,8 @@ scan_png (TerrainHeightmapDocument  *self,
           break;
         case TERRAIN_IMAGE_RGBA8:
         default:
-          /* Both readings, as field_from_colour() picks one only at the end. */
-          for (guint x = 0; x < row.n_pixels; x++)
-            {
-              const guint8 *p = row.pixels + 4 * (gsize) x;
-              gfloat luma = (gfloat) (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]);
-
-              grey = grey && p[0] == p[1] && p[1] == p[2];
-              grey_lo = MIN (grey_lo, (gfloat) p[0]);
-              grey_hi = MAX (grey_hi, (gfloat) p[0]);
-              lo = MIN (lo, luma);
-              hi = MAX (hi, luma);
-            }
+          /* Every reading, as field_from_colour() picks one only at the end. */
+          colour_scan_row (&colour, row.pixels, row.n_pixels);
           break;
         }
     }
@@ -377,14 +458,7 @@ scan_png (TerrainHeightmapDocument  *self,
     return FALSE;
 
   if (format == TERRAIN_IMAGE_RGBA8)
-    {
-      self->encoding = grey ? ENCODING_COLOUR_GREY : ENCODING_COLOUR_LUMA;
-      if (grey)
-        {
-          lo = grey_lo;
-          hi = grey_hi;
-        }
-    }
+    return colour_scan_finish (self, &colour, error);
   self->lo = lo;
   self->hi = hi;
   return TRUE;
@@ -626,8 +700,13 @@ is_chunkable (guint width,
  *   sample values (metres = value, spacing 1). A colour, palette or
  *   grey-and-alpha image is read too (format detection only offers
  *   greyscale ones; others open with %TERRAIN_FORMAT_HEIGHTMAP given by
- *   name): its red value when every pixel is grey, otherwise its Rec. 709
- *   luminance 0.2126 R + 0.7152 G + 0.0722 B;
+ *   name), its pixels deciding how: its red value when every pixel is grey;
+ *   Mapbox Terrain-RGB or Terrarium metres when its red channel fits only
+ *   that encoding's range for Earth's heights (0 to 2, or 85 to 163) and
+ *   the decoded heights are continuous (no step between neighbours of half
+ *   what a change of red makes: 3276.8 m, or 128 m); any other colour image is refused
+ *   (%TERRAIN_ERROR_INVALID_VALUE, naming `--heightmap-format`) rather than
+ *   read as a guess. Opening such a PNG reads its pixels once to decide;
  * - exactly 1201² or 3601² 16-bit samples: an SRTM tile (big-endian S16
  *   metres, −32768 = void, 90 m or 30 m spacing), voids filled from the
  *   samples around them, unless reading the samples as little-endian U16
@@ -669,6 +748,14 @@ terrain_heightmap_document_new_from_bytes (GBytes               *bytes,
     return NULL;
 
   self->source = g_bytes_ref (bytes);
+  /* A colour PNG's encoding is known only from its pixels, and one that is
+   * none the reader knows fails here, not with a guess later. */
+  if (self->encoding == ENCODING_COLOUR)
+    {
+      if (!scan_png (self, error))
+        return NULL;
+      self->scanned = TRUE;
+    }
   terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_HEIGHTMAP);
   return g_steal_pointer (&self);
 }
@@ -754,8 +841,7 @@ terrain_heightmap_document_get_sample_bits (TerrainHeightmapDocument *self)
 {
   g_return_val_if_fail (TERRAIN_IS_HEIGHTMAP_DOCUMENT (self), 0);
 
-  return self->encoding == ENCODING_GRAY8 || self->encoding == ENCODING_COLOUR_GREY ||
-         self->encoding == ENCODING_COLOUR_LUMA ? 8 : 16;
+  return self->encoding == ENCODING_GRAY8 || self->encoding == ENCODING_COLOUR_GREY ? 8 : 16;
 }
 
 /**
@@ -835,7 +921,9 @@ terrain_heightmap_document_describe (TerrainDocument *document)
   json_builder_set_member_name (builder, "spacing");
   json_builder_add_double_value (builder, self->spacing);
   json_builder_set_member_name (builder, "height_units");
-  json_builder_add_string_value (builder, self->kind == TERRAIN_HEIGHTMAP_HGT ? "metres"
+  json_builder_add_string_value (builder, self->kind == TERRAIN_HEIGHTMAP_HGT ||
+                                          self->encoding == ENCODING_TERRAIN_RGB ||
+                                          self->encoding == ENCODING_TERRARIUM ? "metres"
                                                                                : "sample value");
   if (scanned)
     {
@@ -903,11 +991,12 @@ terrain_heightmap_document_validate (TerrainDocument *document)
 
   if (!scanned)
     ; /* grey or colour is not known */
-  else if (self->encoding == ENCODING_COLOUR_LUMA)
-    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, section, -1, -1,
-                                                "a colour image: heights are its luminance; "
-                                                "for Terrain-RGB or Terrarium heights use "
-                                                "build-atlas --heightmap-format"));
+  else if (self->encoding == ENCODING_TERRAIN_RGB || self->encoding == ENCODING_TERRARIUM)
+    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_INFO, section, -1, -1,
+                                                "a colour image read as %s metres (its red "
+                                                "channel fits no other encoding)",
+                                                self->encoding == ENCODING_TERRAIN_RGB ?
+                                                "Terrain-RGB" : "Terrarium"));
   else if (self->encoding == ENCODING_COLOUR_GREY)
     g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_INFO, section, -1, -1,
                                                 "a colour (or grey and alpha) image whose "
@@ -1016,7 +1105,8 @@ terrain_heightmap_document_export_heights (TerrainDocument  *document,
     return NULL;
   if (terrain_heightmap_document_get_sample_bits (self) == 8)
     scale = 1.0 / 257.0;
-  else if (self->kind == TERRAIN_HEIGHTMAP_HGT)
+  else if (self->kind == TERRAIN_HEIGHTMAP_HGT || self->encoding == ENCODING_TERRAIN_RGB ||
+           self->encoding == ENCODING_TERRARIUM)
     offset = -32768.0;
   return terrain_heightfield_to_image (field, scale, offset, error);
 }
