@@ -62,6 +62,7 @@ int   terrain_command_insomniac        (int argc, char **argv);
 int   terrain_command_hpi              (int argc, char **argv);
 int   terrain_command_ota              (int argc, char **argv);
 int   terrain_command_tnt              (int argc, char **argv);
+int   terrain_command_tnt_lint         (int argc, char **argv);
 int   terrain_command_build_atlas      (int argc, char **argv);
 int   terrain_command_convert_heightmap (int argc, char **argv);
 

@@ -34,6 +34,7 @@
 # include "ta/terrain-hpi-writer.h"
 # include "ta/terrain-game-files.h"
 # include "ta/terrain-ta-map-hash.h"
+# include "ta/terrain-tnt-lint.h"
 # include "ta/terrain-feature-catalog.h"
 # include "ta/terrain-gaf-archive.h"
 # include "ta/terrain-gaf-writer.h"

@@ -1017,7 +1017,8 @@ test_catalog_document (void)
   g_autoptr(TerrainFeatureCatalog) catalog = terrain_feature_catalog_new ();
   g_autoptr(TerrainTdfDocument) document = parse (feature_tdf);
   g_autoptr(GBytes) more = text_bytes ("[tree1]{footprintx=5;}\n[Bad]{footprintx=0;footprintz=x;}\n"
-                                       "[Huge]{footprintx=100000;footprintz=7;}");
+                                       "[Huge]{footprintx=100000;footprintz=7;}\n"
+                                       "[Neg]\n{\n\tfootprintz=1;\n\tFootprintX = -2;\n}");
   g_autoptr(GBytes) broken = text_bytes ("[Broken]{x");
   g_autoptr(GError) error = NULL;
   TerrainFeatureDefinition *tree, *rock, *smudge, *bad, *huge;
@@ -1072,7 +1073,7 @@ test_catalog_document (void)
   /* A repeated name keeps the first definition; bad footprints count as 1. */
   g_assert_true (terrain_feature_catalog_add_bytes (catalog, more, "more.tdf", NULL, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (terrain_feature_catalog_get_n_features (catalog), ==, 5);
+  g_assert_cmpuint (terrain_feature_catalog_get_n_features (catalog), ==, 6);
   terrain_feature_definition_get_footprint (tree, &fx, &fz);
   g_assert_cmpuint (fx, ==, 1);
   bad = terrain_feature_catalog_lookup (catalog, "bad");
@@ -1083,8 +1084,41 @@ test_catalog_document (void)
   terrain_feature_definition_get_footprint (huge, &fx, &fz);
   g_assert_cmpuint (fx, ==, 1);
   g_assert_cmpuint (fz, ==, 7);
-  /* tree1 again, Bad x and z, Huge x. */
-  g_assert_cmpuint (terrain_feature_catalog_get_issues (catalog)->len, ==, 4);
+  /* smudge's missing x and z, tree1 again, Bad x and z, Huge x, Neg x: each
+   * footprint finding names the file, the line and the key's byte offset. */
+  {
+    GPtrArray *issues = terrain_feature_catalog_get_issues (catalog);
+    static const struct
+    {
+      const char *section;
+      gint64      offset;
+      const char *message;
+    } expected[] = {
+      { "green.tdf", -2, "feature [Smudge] has no footprintx; a footprint of 1 cell is used" },
+      { "green.tdf", -2, "feature [Smudge] has no footprintz; a footprint of 1 cell is used" },
+      { "more.tdf", 0, "feature [tree1] is defined again" },
+      { "more.tdf", 29, "line 2: feature [Bad]: footprintx=0 is not a footprint" },
+      { "more.tdf", 42, "line 2: feature [Bad]: footprintz=x is not a footprint" },
+      { "more.tdf", 64, "line 3: feature [Huge]: footprintx=100000 is not a footprint" },
+      { "more.tdf", 121, "line 7: feature [Neg]: footprintx=-2 is not a footprint" },
+    };
+
+    g_assert_cmpuint (issues->len, ==, G_N_ELEMENTS (expected));
+    for (guint i = 0; i < issues->len; i++)
+      {
+        TerrainIssue *issue = g_ptr_array_index (issues, i);
+
+        g_test_message ("%s @%" G_GINT64_FORMAT ": %s", terrain_issue_get_section (issue),
+                        terrain_issue_get_offset (issue), terrain_issue_get_message (issue));
+        g_assert_cmpstr (terrain_issue_get_section (issue), ==, expected[i].section);
+        if (expected[i].offset != -2)
+          g_assert_cmpint (terrain_issue_get_offset (issue), ==, expected[i].offset);
+        else
+          g_assert_nonnull (strstr (terrain_issue_get_message (issue), "line "));
+        g_assert_nonnull (strstr (terrain_issue_get_message (issue), expected[i].message));
+        g_assert_cmpint (terrain_issue_get_severity (issue), >=, TERRAIN_SEVERITY_INFO);
+      }
+  }
 
   g_assert_false (terrain_feature_catalog_add_bytes (catalog, broken, "broken.tdf", NULL, &error));
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED);
@@ -1117,11 +1151,18 @@ test_catalog_folder (void)
   g_assert_true (terrain_feature_catalog_get_footprint (catalog, "TREE1_DEAD", &fx, &fz));
   g_assert_cmpuint (fx, ==, 2);
   g_assert_null (terrain_feature_catalog_lookup (catalog, "NotAFeature"));
-  /* The broken file is skipped and reported. */
-  g_assert_cmpuint (terrain_feature_catalog_get_issues (catalog)->len, ==, 1);
-  g_assert_nonnull (strstr (terrain_issue_get_message (
-                              g_ptr_array_index (terrain_feature_catalog_get_issues (catalog), 0)),
-                            "skipped"));
+  /* The broken file is skipped and reported (with Smudge's two missing
+   * footprint keys). */
+  {
+    GPtrArray *issues = terrain_feature_catalog_get_issues (catalog);
+    guint skipped = 0;
+
+    g_assert_cmpuint (issues->len, ==, 3);
+    for (guint i = 0; i < issues->len; i++)
+      if (strstr (terrain_issue_get_message (g_ptr_array_index (issues, i)), "skipped") != NULL)
+        skipped++;
+    g_assert_cmpuint (skipped, ==, 1);
+  }
 
   {
     g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/terrain/features");

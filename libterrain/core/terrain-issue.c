@@ -17,6 +17,7 @@ struct _TerrainIssue
   gint y;
   gboolean has_position;
   char *message;
+  char *rule;
 };
 
 G_DEFINE_BOXED_TYPE (TerrainIssue, terrain_issue, terrain_issue_ref, terrain_issue_unref)
@@ -26,6 +27,7 @@ terrain_issue_finalize (TerrainIssue *issue)
 {
   g_free (issue->section);
   g_free (issue->message);
+  g_free (issue->rule);
 }
 
 /**
@@ -175,6 +177,40 @@ terrain_issue_set_position (TerrainIssue *issue,
   issue->x = x;
   issue->y = y;
   issue->has_position = TRUE;
+}
+
+/**
+ * terrain_issue_set_rule:
+ * @issue: a #TerrainIssue
+ * @rule: (nullable): a stable identifier of the check that found it
+ *   (`tnt.start-in-bounds`), as lint reports and SARIF's `ruleId` use it
+ *
+ * Names the rule behind a finding.
+ */
+void
+terrain_issue_set_rule (TerrainIssue *issue,
+                        const char   *rule)
+{
+  g_return_if_fail (issue != NULL);
+
+  g_free (issue->rule);
+  issue->rule = g_strdup (rule);
+}
+
+/**
+ * terrain_issue_get_rule:
+ * @issue: a #TerrainIssue
+ *
+ * Gets the rule behind a finding, set by [method@Terrain.Issue.set_rule].
+ *
+ * Returns: (nullable): the rule's identifier, or %NULL
+ */
+const char *
+terrain_issue_get_rule (const TerrainIssue *issue)
+{
+  g_return_val_if_fail (issue != NULL, NULL);
+
+  return issue->rule;
 }
 
 /**

@@ -74,6 +74,11 @@ gboolean         terrain_issue_get_position (const TerrainIssue *issue,
                                              gint               *x,
                                              gint               *y);
 TERRAIN_AVAILABLE_IN_ALL
+void             terrain_issue_set_rule     (TerrainIssue       *issue,
+                                             const char         *rule);
+TERRAIN_AVAILABLE_IN_ALL
+const char      *terrain_issue_get_rule     (const TerrainIssue *issue);
+TERRAIN_AVAILABLE_IN_ALL
 char            *terrain_issue_to_string    (const TerrainIssue *issue);
 TERRAIN_AVAILABLE_IN_ALL
 const char      *terrain_severity_to_string (TerrainSeverity     severity);

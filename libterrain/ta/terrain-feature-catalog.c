@@ -363,30 +363,87 @@ add_issue (TerrainFeatureCatalog *self,
   g_ptr_array_add (self->issues, terrain_issue_new (severity, shown, offset, -1, "%s", message));
 }
 
+/* Where a footprint key is written: the byte offset of the key inside the
+ * block (or of the block when the key is missing) and its 1-based line, from
+ * the document's text. Feature blocks hold no nested blocks, so the key is
+ * looked for between the block's '[' and the next one. */
+static gint64
+footprint_location (TerrainTdfDocument *document,
+                    TerrainTdfSection  *section,
+                    const char         *key,
+                    guint              *line)
+{
+  GBytes *source = terrain_document_get_source_bytes (TERRAIN_DOCUMENT (document));
+  gint64 start = terrain_tdf_section_get_offset (section);
+  gsize size, key_length = strlen (key), offset;
+  const char *text;
+
+  *line = 0;
+  if (source == NULL || start < 0)
+    return start;
+  text = g_bytes_get_data (source, &size);
+  if ((gsize) start >= size)
+    return start;
+
+  offset = (gsize) start;
+  for (gsize i = (gsize) start + 1; i < size && text[i] != '['; i++)
+    {
+      gsize j = i + key_length;
+
+      if (g_ascii_strncasecmp (text + i, key, key_length) != 0 || j > size ||
+          g_ascii_isalnum (text[i - 1]))
+        continue;
+      while (j < size && (text[j] == ' ' || text[j] == '\t'))
+        j++;
+      if (j < size && text[j] == '=')
+        {
+          offset = i;
+          break;
+        }
+    }
+  *line = 1;
+  for (gsize i = 0; i < offset; i++)
+    if (text[i] == '\n')
+      (*line)++;
+  return (gint64) offset;
+}
+
+/* footprintx/footprintz, in cells; anything else than 1 to 256 (missing, 0,
+ * negative, not a number) is reported with the file and line, and 1 used,
+ * as the game would place the feature on one cell. */
 static guint
-read_footprint (TerrainFeatureCatalog   *self,
+read_footprint (TerrainFeatureCatalog    *self,
                 TerrainFeatureDefinition *definition,
+                TerrainTdfDocument       *document,
                 TerrainTdfSection        *section,
                 const char               *key)
 {
   const char *text = terrain_feature_definition_get_value (definition, key);
-  gint64 value;
+  g_autofree char *name = NULL;
+  g_autofree char *where = NULL;
+  gint64 value, offset;
+  guint line;
 
-  if (text == NULL)
-    return 1;
-  if (terrain_tdf_parse_int (text, &value) &&
+  if (text != NULL && terrain_tdf_parse_int (text, &value) &&
       value >= 1 && value <= TERRAIN_FEATURE_MAX_FOOTPRINT)
     return (guint) value;
 
-  {
-    g_autofree char *name = terrain_tdf_to_utf8 (definition->name);
-    g_autofree char *shown = terrain_tdf_to_utf8 (text);
+  name = terrain_tdf_to_utf8 (definition->name);
+  offset = footprint_location (document, section, key, &line);
+  where = line > 0 ? g_strdup_printf ("line %u: ", line) : g_strdup ("");
+  if (text == NULL)
+    {
+      add_issue (self, TERRAIN_SEVERITY_WARNING, definition->origin, offset,
+                 "%sfeature [%s] has no %s; a footprint of 1 cell is used", where, name, key);
+    }
+  else
+    {
+      g_autofree char *shown = terrain_tdf_to_utf8 (text);
 
-    add_issue (self, TERRAIN_SEVERITY_WARNING, definition->origin,
-               terrain_tdf_section_get_offset (section),
-               "feature [%s]: %s=%s is not a footprint from 1 to %d cells; 1 is used",
-               name, key, shown, TERRAIN_FEATURE_MAX_FOOTPRINT);
-  }
+      add_issue (self, TERRAIN_SEVERITY_WARNING, definition->origin, offset,
+                 "%sfeature [%s]: %s=%s is not a footprint from 1 to %d cells; 1 is used",
+                 where, name, key, shown, TERRAIN_FEATURE_MAX_FOOTPRINT);
+    }
   return 1;
 }
 
@@ -466,8 +523,10 @@ terrain_feature_catalog_add_document (TerrainFeatureCatalog *self,
             g_hash_table_insert (definition->values, key,
                                  g_strdup (terrain_tdf_section_get_value_at (section, k)));
         }
-      definition->footprint_x = read_footprint (self, definition, section, "footprintx");
-      definition->footprint_z = read_footprint (self, definition, section, "footprintz");
+      definition->footprint_x = read_footprint (self, definition, document, section,
+                                                "footprintx");
+      definition->footprint_z = read_footprint (self, definition, document, section,
+                                                "footprintz");
 
       g_ptr_array_add (self->features, definition);
       g_hash_table_insert (self->by_name, g_steal_pointer (&folded), definition);
