@@ -29,6 +29,9 @@
  * than TNT maps), whatever the picture's pixels a cell. */
 #define MAX_ZOOM 256.0
 #define CONTOUR_INTERVAL 16
+/* TNT maps of at least this many cells (16 x 16 pixels each) have their
+ * picture made in a worker thread: the minimap stands in meanwhile. */
+#define THREAD_RENDER_CELLS (256 * 256)
 
 struct _TerrainEditorMapView
 {
@@ -42,6 +45,13 @@ struct _TerrainEditorMapView
   gulong tiles_changed_id;
 
   GdkTexture *texture;
+  gboolean coarse;        /* the texture is a stand-in while the picture is made */
+  /* A picture made in a worker thread: the document and palette the
+   * texture shows, and the render under way (cancelled by the next). */
+  gpointer picture_document;
+  gpointer picture_palette;
+  GCancellable *render_cancellable;
+  guint render_generation;
   double texture_scale;   /* map pixels per texture pixel */
   double cell_pixels;     /* map pixels per cell */
   double map_width;       /* in map pixels */
@@ -253,21 +263,171 @@ no_picture (const GError *error)
   return error == NULL || g_error_matches (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
 }
 
+/* The factor that brings a picture under MAX_TEXTURE_SIDE. */
+static guint
+reduction_factor (guint width,
+                  guint height)
+{
+  guint factor = 1;
+
+  while (width / factor > MAX_TEXTURE_SIDE || height / factor > MAX_TEXTURE_SIDE)
+    factor++;
+  return factor;
+}
+
+typedef struct
+{
+  GBytes         *map;        /* the TNT map saved, so edits cannot race */
+  TerrainPalette *palette;
+  guint           generation;
+} RenderJob;
+
+static void
+render_job_free (RenderJob *job)
+{
+  g_bytes_unref (job->map);
+  terrain_palette_unref (job->palette);
+  g_free (job);
+}
+
+static void
+render_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  RenderJob *job = task_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new_from_bytes (job->map, NULL, &error);
+  g_autoptr(TerrainImage) image = NULL;
+
+  if (map != NULL && !g_cancellable_set_error_if_cancelled (cancellable, &error))
+    image = terrain_document_render_image (TERRAIN_DOCUMENT (map), job->palette, &error);
+  if (image != NULL && !g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      guint factor = reduction_factor (terrain_image_get_width (image), terrain_image_get_height (image));
+
+      g_task_return_pointer (task, texture_from_image (image, factor, 1), g_object_unref);
+      return;
+    }
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+static void
+render_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (source);
+  RenderJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (job->generation != self->render_generation)
+    return;   /* a newer render is under way, or the document went */
+  g_clear_object (&self->render_cancellable);
+  if (texture == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("The map's picture could not be drawn: %s", error->message);
+      return;
+    }
+  g_set_object (&self->texture, texture);
+  self->coarse = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Starts making a large TNT map's picture in a worker thread. Until it
+ * is done the view shows the picture it had of this map, else the
+ * minimap stretched over the map (its colours, at once). */
+static void
+rerender_in_thread (TerrainEditorMapView *self,
+                    GdkTexture           *previous,
+                    gboolean              previous_coarse)
+{
+  TerrainTntMap *map = get_tnt (self);
+  guint width = terrain_tnt_map_get_width (map) * TERRAIN_TNT_CELL_PIXELS;
+  guint height = terrain_tnt_map_get_height (map) * TERRAIN_TNT_CELL_PIXELS;
+  g_autoptr(GError) error = NULL;
+  RenderJob *job;
+  GTask *task;
+
+  job = g_new0 (RenderJob, 1);
+  job->map = terrain_document_save_to_bytes (self->document, &error);
+  if (job->map == NULL)
+    {
+      g_free (job);
+      self->message = g_strdup_printf (_("The picture could not be drawn: %s"), error->message);
+      return;
+    }
+  job->palette = terrain_palette_ref (self->palette);
+  job->generation = ++self->render_generation;
+
+  if (previous != NULL && self->picture_document == (gpointer) self->document &&
+      self->picture_palette == (gpointer) self->palette && self->map_width == width &&
+      self->map_height == height)
+    {
+      self->texture = g_object_ref (previous);
+      self->coarse = previous_coarse;
+    }
+  else
+    {
+      g_autoptr(TerrainImage) minimap = terrain_tnt_map_render_minimap (map, self->palette, TRUE, NULL);
+
+      if (minimap == NULL || terrain_image_get_width (minimap) == 0)
+        minimap = terrain_document_export_heights (self->document, NULL);
+      if (minimap != NULL)
+        self->texture = texture_from_image (minimap, 1, 1);
+      self->coarse = TRUE;
+    }
+  self->picture_document = self->document;
+  self->picture_palette = self->palette;
+  self->map_width = width;
+  self->map_height = height;
+  self->cell_pixels = TERRAIN_TNT_CELL_PIXELS;
+
+  self->render_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->render_cancellable, render_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) render_job_free);
+  g_task_set_name (task, "terrain-editor-map-picture");
+  g_task_run_in_thread (task, render_thread);
+  g_object_unref (task);
+}
+
 static void
 rerender (TerrainEditorMapView *self)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) heights_error = NULL;
   g_autoptr(TerrainImage) image = NULL;
+  g_autoptr(GdkTexture) previous = g_steal_pointer (&self->texture);
+  gboolean previous_coarse = self->coarse;
   guint width, height, factor = 1, magnify = 1;
 
-  g_clear_object (&self->texture);
   g_clear_pointer (&self->message, g_free);
   invalidate_features (self);
-  self->map_width = self->map_height = 0;
+  self->coarse = FALSE;
+  self->render_generation++;
+  if (self->render_cancellable != NULL)
+    g_cancellable_cancel (self->render_cancellable);
+  g_clear_object (&self->render_cancellable);
 
   if (self->document == NULL)
-    goto out;
+    {
+      self->map_width = self->map_height = 0;
+      self->picture_document = self->picture_palette = NULL;
+      goto out;
+    }
+
+  if (get_tnt (self) != NULL && self->palette != NULL &&
+      (guint64) terrain_tnt_map_get_width (get_tnt (self)) * terrain_tnt_map_get_height (get_tnt (self))
+      >= THREAD_RENDER_CELLS)
+    {
+      rerender_in_thread (self, previous, previous_coarse);
+      goto out;
+    }
+  self->map_width = self->map_height = 0;
+  self->picture_document = self->picture_palette = NULL;
 
   image = terrain_document_render_image (self->document, self->palette, &error);
   if (image == NULL)
@@ -297,8 +457,7 @@ rerender (TerrainEditorMapView *self)
 
   width = terrain_image_get_width (image);
   height = terrain_image_get_height (image);
-  while (width / factor > MAX_TEXTURE_SIDE || height / factor > MAX_TEXTURE_SIDE)
-    factor++;
+  factor = reduction_factor (width, height);
 
   /* A small picture is drawn magnified many times, and GTK 4.8's GL
    * renderer then blends its edge texels with what lies beside it in the
@@ -862,6 +1021,26 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
     }
 
   cairo_destroy (cr);
+
+  /* The progress while the picture is made: a note over the stand-in. */
+  if (self->coarse)
+    {
+      PangoLayout *layout = gtk_widget_create_pango_layout (widget, _("Drawing the map’s tiles…"));
+      int lw, lh;
+      GskRoundedRect pill;
+
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      gsk_rounded_rect_init_from_rect (&pill, &GRAPHENE_RECT_INIT ((width - lw) / 2.0 - 12, 12, lw + 24, lh + 12),
+                                       (lh + 12) / 2.0);
+      gtk_snapshot_push_rounded_clip (snapshot, &pill);
+      gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0, 0, 0, 0.7 }, &pill.bounds);
+      gtk_snapshot_pop (snapshot);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((width - lw) / 2.0, 18));
+      gtk_snapshot_append_layout (snapshot, layout, &(GdkRGBA) { 1, 1, 1, 1 });
+      gtk_snapshot_restore (snapshot);
+      g_object_unref (layout);
+    }
   gtk_snapshot_pop (snapshot);
 }
 
@@ -1073,6 +1252,25 @@ terrain_editor_map_view_get_document (TerrainEditorMapView *self)
 
 /* What the view says instead of a picture (the file has none, or needs a
  * palette), or %NULL when it shows one. */
+/**
+ * terrain_editor_map_view_get_picture:
+ * @self: a map view
+ *
+ * Whether the view shows the document's picture, a coarse one while that
+ * is made, or none.
+ *
+ * Returns: what the view shows
+ */
+TerrainEditorMapPicture
+terrain_editor_map_view_get_picture (TerrainEditorMapView *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), TERRAIN_EDITOR_MAP_PICTURE_NONE);
+
+  if (self->texture == NULL)
+    return TERRAIN_EDITOR_MAP_PICTURE_NONE;
+  return self->coarse ? TERRAIN_EDITOR_MAP_PICTURE_COARSE : TERRAIN_EDITOR_MAP_PICTURE_FULL;
+}
+
 const char *
 terrain_editor_map_view_get_message (TerrainEditorMapView *self)
 {
@@ -1283,6 +1481,10 @@ terrain_editor_map_view_dispose (GObject *object)
   TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (object);
 
   g_clear_handle_id (&self->rerender_id, g_source_remove);
+  self->render_generation++;
+  if (self->render_cancellable != NULL)
+    g_cancellable_cancel (self->render_cancellable);
+  g_clear_object (&self->render_cancellable);
   if (self->document != NULL)
     {
       g_clear_signal_handler (&self->cells_changed_id, self->document);

@@ -29,6 +29,23 @@ typedef enum
   TERRAIN_EDITOR_MAP_LEAVE,
 } TerrainEditorMapPhase;
 
+/**
+ * TerrainEditorMapPicture:
+ * @TERRAIN_EDITOR_MAP_PICTURE_NONE: nothing drawn (no document, or it has
+ *   no picture)
+ * @TERRAIN_EDITOR_MAP_PICTURE_COARSE: a quick picture while the full one
+ *   is made (a large TNT map's tiles averaged, one colour a tile)
+ * @TERRAIN_EDITOR_MAP_PICTURE_FULL: the document's picture
+ *
+ * What a #TerrainEditorMapView shows.
+ */
+typedef enum
+{
+  TERRAIN_EDITOR_MAP_PICTURE_NONE,
+  TERRAIN_EDITOR_MAP_PICTURE_COARSE,
+  TERRAIN_EDITOR_MAP_PICTURE_FULL,
+} TerrainEditorMapPicture;
+
 #define TERRAIN_EDITOR_TYPE_MAP_VIEW (terrain_editor_map_view_get_type ())
 
 G_DECLARE_FINAL_TYPE (TerrainEditorMapView, terrain_editor_map_view, TERRAIN_EDITOR, MAP_VIEW, GtkWidget)
@@ -84,6 +101,7 @@ gboolean         terrain_editor_map_view_get_atlas_outline (TerrainEditorMapView
                                                             double                *width,
                                                             double                *height);
 const char      *terrain_editor_map_view_get_message      (TerrainEditorMapView  *self);
+TerrainEditorMapPicture terrain_editor_map_view_get_picture (TerrainEditorMapView *self);
 gboolean         terrain_editor_map_view_get_footprint    (TerrainEditorMapView  *self,
                                                            const char            *name,
                                                            guint                 *width,

@@ -187,10 +187,30 @@ test_render_ban (void)
   gtk_window_present (GTK_WINDOW (window));
 
   view = terrain_editor_window_get_map_view (window);
+  /* Loaded: a picture at once (the minimap while the tiles are drawn in a
+   * worker thread, with a note saying so), then the whole picture. */
+  g_assert_cmpint (terrain_editor_map_view_get_picture (TERRAIN_EDITOR_MAP_VIEW (view)), !=,
+                   TERRAIN_EDITOR_MAP_PICTURE_NONE);
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while ((!gtk_widget_get_mapped (view) || gtk_widget_get_width (view) < 100)
          && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
+  if (terrain_editor_map_view_get_picture (TERRAIN_EDITOR_MAP_VIEW (view)) == TERRAIN_EDITOR_MAP_PICTURE_COARSE)
+    {
+      g_autoptr(GdkTexture) coarse = render_widget (view);
+      g_autofree char *coarse_png = g_build_filename (out_dir != NULL ? out_dir : g_get_tmp_dir (),
+                                                      "editor-2d-coarse.png", NULL);
+
+      g_assert_cmpuint (count_colours (coarse), >, 20);
+      g_assert_true (gdk_texture_save_to_png (coarse, coarse_png));
+      g_test_message ("2D view while loading: %s", coarse_png);
+    }
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (terrain_editor_map_view_get_picture (TERRAIN_EDITOR_MAP_VIEW (view)) != TERRAIN_EDITOR_MAP_PICTURE_FULL
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (terrain_editor_map_view_get_picture (TERRAIN_EDITOR_MAP_VIEW (view)), ==,
+                   TERRAIN_EDITOR_MAP_PICTURE_FULL);
   iterate (500);
   g_assert_cmpint (gtk_widget_get_width (view), >=, 100);
 
