@@ -89,6 +89,12 @@ terrain_cli_option_context (const char         *command,
 
   (void) command;
 
+  /* The shared options start unset for every command run, so that a run
+   * inside one process (the fuzz-cli harness, a future shell) neither sees
+   * the last run's --format nor leaks it. */
+  g_clear_pointer (&format_name, g_free);
+  version_flag = FALSE;
+
   g_option_context_set_summary (context, summary);
   g_option_context_set_description (context,
                                     _("Exit status: 0 success; 1 findings (validate) or "

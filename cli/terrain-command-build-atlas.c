@@ -221,6 +221,99 @@ warn_stretched_texture (const char                   *output_path,
               (stats->data_height - 1) * stats->spacing / stats->texture_height);
 }
 
+/* Texture texels per metre at geometry level @level: the texture tree's
+ * level of that number (its finest beyond), whose 2^level tiles a side span
+ * the whole (fitted) terrain; 0 without a texture. */
+static gdouble
+texels_per_metre (const TerrainAtlasBuildStats *stats,
+                  guint                         level)
+{
+  gdouble side_metres = (gdouble) stats->leaf_size * (1u << (stats->tree_depth - 1)) *
+                        stats->spacing;
+  guint texture_level = MIN (level, stats->texture_depth - 1);
+
+  if (stats->texture_depth == 0 || side_metres <= 0)
+    return 0.0;
+  return (gdouble) stats->texture_tile_size * (1u << texture_level) / side_metres;
+}
+
+/* The L3DT-like report: one line a geometry level. */
+static void
+print_levels (const TerrainAtlasBuildStats *stats)
+{
+  /* Translators: the header of the per-level table of build-atlas. */
+  g_print (_("level  chunks   triangles  max error (m)  texels/m\n"));
+  for (guint i = 0; i < stats->tree_depth && i < G_N_ELEMENTS (stats->levels); i++)
+    {
+      const TerrainAtlasLevelStats *l = &stats->levels[i];
+      g_autofree char *error = l->max_error >= 0 ? g_strdup_printf ("%.4g", l->max_error)
+                                                 : g_strdup (_("not measured"));
+
+      g_print ("%5u  %6u  %10" G_GUINT64_FORMAT "  %13s  %8.4g\n", i, l->n_chunks,
+               l->n_triangles, error, texels_per_metre (stats, i));
+    }
+}
+
+static JsonNode *
+report_json (const char                   *output_path,
+             const TerrainAtlasBuildStats *stats)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "file");
+  json_builder_add_string_value (b, output_path);
+  json_builder_set_member_name (b, "size");
+  json_builder_add_int_value (b, (gint64) stats->file_size);
+  json_builder_set_member_name (b, "tree_depth");
+  json_builder_add_int_value (b, stats->tree_depth);
+  json_builder_set_member_name (b, "leaf_size");
+  json_builder_add_int_value (b, stats->leaf_size);
+  json_builder_set_member_name (b, "spacing");
+  json_builder_add_double_value (b, stats->spacing);
+  json_builder_set_member_name (b, "chunks");
+  json_builder_add_int_value (b, stats->n_chunks);
+  json_builder_set_member_name (b, "vertices");
+  json_builder_add_int_value (b, (gint64) stats->n_vertices);
+  json_builder_set_member_name (b, "triangles");
+  json_builder_add_int_value (b, (gint64) stats->n_triangles);
+  json_builder_set_member_name (b, "skirt_triangles");
+  json_builder_add_int_value (b, (gint64) stats->n_skirt_triangles);
+  json_builder_set_member_name (b, "texture_tiles");
+  json_builder_add_int_value (b, stats->n_texture_tiles);
+  json_builder_set_member_name (b, "texture_width");
+  json_builder_add_int_value (b, stats->texture_width);
+  json_builder_set_member_name (b, "texture_height");
+  json_builder_add_int_value (b, stats->texture_height);
+  json_builder_set_member_name (b, "levels");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < stats->tree_depth && i < G_N_ELEMENTS (stats->levels); i++)
+    {
+      const TerrainAtlasLevelStats *l = &stats->levels[i];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "level");
+      json_builder_add_int_value (b, i);
+      json_builder_set_member_name (b, "chunks");
+      json_builder_add_int_value (b, l->n_chunks);
+      json_builder_set_member_name (b, "vertices");
+      json_builder_add_int_value (b, (gint64) l->n_vertices);
+      json_builder_set_member_name (b, "triangles");
+      json_builder_add_int_value (b, (gint64) l->n_triangles);
+      json_builder_set_member_name (b, "max_error");
+      if (l->max_error >= 0)
+        json_builder_add_double_value (b, l->max_error);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "texels_per_metre");
+      json_builder_add_double_value (b, texels_per_metre (stats, i));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
 static void
 show_progress (gdouble     fraction,
                const char *stage,
@@ -247,7 +340,7 @@ terrain_command_build_atlas (int    argc,
   gint collision_depth = TERRAIN_ATLAS_BUILDER_DEFAULT_COLLISION_DEPTH, threads = 0;
   gint virtual_size = TERRAIN_ATLAS_BUILDER_DEFAULT_VIRTUAL_SIZE;
   gdouble error_metres = TERRAIN_ATLAS_BUILDER_DEFAULT_ERROR;
-  gboolean bgr = FALSE, blender = FALSE, measure = FALSE, quiet = FALSE;
+  gboolean bgr = FALSE, blender = FALSE, measure = FALSE, quiet = FALSE, json = FALSE;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path,
       N_("The Atlas file to write"), N_("OUT.atlas") },
@@ -299,6 +392,9 @@ terrain_command_build_atlas (int    argc,
       N_("Measure the finest level's largest error against every sample"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
       N_("Print nothing but errors"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print the build report (per level: chunks, triangles, measured error, texels per "
+         "metre) as JSON"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("HEIGHTMAP -o OUT.atlas"));
@@ -453,7 +549,7 @@ terrain_command_build_atlas (int    argc,
         }
     }
 
-  if (!quiet)
+  if (!quiet && !json)
     {
       progress = terrain_cli_progress_new ("build-atlas", 1000);
       terrain_atlas_builder_set_progress_func (builder, show_progress, progress, NULL);
@@ -468,7 +564,15 @@ terrain_command_build_atlas (int    argc,
     }
   terrain_cli_progress_clear (progress);
 
-  if (!quiet)
+  if (json)
+    {
+      g_autoptr(JsonNode) node = report_json (output_path, terrain_atlas_builder_get_stats (builder));
+      g_autofree char *text = terrain_cli_json_to_string (node, TRUE);
+
+      g_print ("%s\n", text);
+      warn_stretched_texture (output_path, terrain_atlas_builder_get_stats (builder));
+    }
+  else if (!quiet)
     {
       const TerrainAtlasBuildStats *stats = terrain_atlas_builder_get_stats (builder);
       g_autofree char *file_size = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->file_size);
@@ -515,6 +619,7 @@ terrain_command_build_atlas (int    argc,
       if (stats->max_error >= 0)
         g_print (_("%s: largest error of the finest level: %.4g m\n"), output_path,
                  stats->max_error);
+      print_levels (stats);
       warn_stretched_texture (output_path, stats);
     }
 

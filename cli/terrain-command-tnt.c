@@ -982,6 +982,23 @@ heights_brush (int    argc,
 
   if ((run = terrain_cli_edit_open (&tnt_edit_class, command, argv[1])) == NULL)
     return TERRAIN_EXIT_ERROR;
+  for (guint i = 0; i < dabs->len; i++)
+    {
+      const Dab *dab = &g_array_index (dabs, Dab, i);
+
+      if (!terrain_tnt_brush_reaches_map (&dab->brush, MAP (run), dab->x, dab->y))
+        {
+          g_autofree char *message =
+            g_strdup_printf (_("the dab at %g,%g (radius %g) lies outside the map, whose "
+                               "cells are columns 0..%u and rows 0..%u"),
+                             dab->x, dab->y, dab->brush.radius,
+                             terrain_tnt_map_get_width (MAP (run)) - 1,
+                             terrain_tnt_map_get_height (MAP (run)) - 1);
+
+          terrain_cli_usage_error (command, message);
+          return TERRAIN_EXIT_USAGE;
+        }
+    }
 
   /* One stroke: the dabs merge into one edit. */
   terrain_command_stack_begin_user_action (terrain_cli_edit_get_stack (run), _("Brush heights"));

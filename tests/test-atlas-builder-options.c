@@ -515,6 +515,76 @@ test_colour_heightmaps_corpus (gconstpointer data)
   remove_tmp_dir (dir);
 }
 
+
+/* The build report: per level chunks (4^level), triangles and measured
+ * error adding up to the totals, texels per metre from the texture tree;
+ * `build-atlas --json` prints it. */
+static void
+test_report (void)
+{
+  g_autoptr(TerrainHeightfield) field = make_hills (129, 2.0, 80.0);
+  g_autoptr(TerrainImage) picture = make_picture (256, 256, FALSE);
+  g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+  g_autoptr(TerrainAtlasFile) atlas = NULL;
+  g_autoptr(GError) error = NULL;
+  const TerrainAtlasBuildStats *stats;
+  guint64 triangles = 0;
+  guint chunks = 0;
+
+  terrain_atlas_builder_set_tree_depth (builder, 3);
+  terrain_atlas_builder_set_error (builder, 0.5);
+  terrain_atlas_builder_set_measure_error (builder, TRUE);
+  terrain_atlas_builder_set_tile_size (builder, 64);
+  terrain_atlas_builder_set_texture_image (builder, picture);
+  atlas = terrain_atlas_builder_build (builder, NULL, &error);
+  g_assert_no_error (error);
+  stats = terrain_atlas_builder_get_stats (builder);
+  g_assert_cmpuint (stats->tree_depth, ==, 3);
+  for (guint i = 0; i < stats->tree_depth; i++)
+    {
+      g_assert_cmpuint (stats->levels[i].n_chunks, ==, 1u << (2 * i));
+      g_assert_cmpfloat (stats->levels[i].max_error, >=, 0.0);
+      chunks += stats->levels[i].n_chunks;
+      triangles += stats->levels[i].n_triangles;
+    }
+  g_assert_cmpuint (chunks, ==, stats->n_chunks);
+  g_assert_cmpuint (triangles, ==, stats->n_triangles);
+  g_assert_cmpfloat (stats->levels[2].max_error, ==, stats->max_error);
+  g_assert_cmpfloat (stats->levels[2].max_error, <=, 0.5);
+  /* Coarser levels are coarser. */
+  g_assert_cmpuint (stats->levels[0].n_triangles, <, stats->levels[2].n_triangles);
+  g_assert_cmpuint (stats->texture_width, ==, 256);
+  g_assert_cmpuint (stats->texture_depth, ==, 3);
+
+  {
+    g_autofree char *dir = make_tmp_dir ();
+    g_autofree char *raw = write_raw16 (dir, field);
+    g_autofree char *out = g_build_filename (dir, "r.atlas", NULL);
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "build-atlas", raw, "--spacing=2", "--depth=3",
+                            "--measure-error", "--json", "-o", out, NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *report;
+    JsonArray *levels;
+
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+    g_assert_no_error (error);
+    report = json_node_get_object (json_parser_get_root (parser));
+    levels = json_object_get_array_member (report, "levels");
+    g_assert_cmpuint (json_array_get_length (levels), ==, 3);
+    for (guint i = 0; i < 3; i++)
+      {
+        JsonObject *level = json_array_get_object_element (levels, i);
+
+        g_assert_cmpint (json_object_get_int_member (level, "chunks"), ==, 1 << (2 * i));
+        g_assert_cmpfloat (json_object_get_double_member (level, "max_error"), >=, 0.0);
+      }
+    g_assert_cmpint (json_object_get_int_member (report, "chunks"), ==, 21);
+    remove_tmp_dir (dir);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -527,6 +597,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-texture-tree", test_dds_texture_tree);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/non-square-texture", test_non_square_texture);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/colour-heightmaps", test_colour_heightmaps);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/report", test_report);
   {
     const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");
     static char *fuji;

@@ -536,6 +536,25 @@ test_tnt_heights (Fixture       *fixture,
   g_assert_cmpint (r.status, ==, 64);
   g_assert_nonnull (strstr (r.err, "raise, lower, smooth, flatten, set"));
   terrain_test_cli_result_clear (&r);
+
+  /* Issue 19: a dab entirely off the map said "0 cells changed" and exited
+   * 0. It is refused, naming the map's cells, and the file is untouched. */
+  g_clear_pointer (&before, g_bytes_unref);
+  before = read_file (fixture->map);
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--at", "500,-40",
+                            "--radius", "3", NULL);
+  g_assert_cmpint (r.status, ==, 64);
+  g_assert_nonnull (strstr (r.err, "the dab at 500,-40 (radius 3) lies outside the map"));
+  g_assert_null (strstr (r.out, "cells changed"));
+  terrain_test_cli_result_clear (&r);
+  g_clear_pointer (&after, g_bytes_unref);
+  after = read_file (fixture->map);
+  g_assert_true (g_bytes_equal (before, after));
+  /* A dab whose centre is off the map but whose radius reaches it works. */
+  r = terrain_test_run_cli (NULL, "tnt", "heights", "brush", fixture->map, "--at", "-2,1",
+                            "--radius", "3", "--dry-run", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  terrain_test_cli_result_clear (&r);
 }
 
 static void

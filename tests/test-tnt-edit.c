@@ -299,6 +299,26 @@ test_brush_weights (void)
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
 }
 
+/* Whether a dab covers any cell: its bounding box (radius, at least half a
+ * cell) against the map's 16 x 16 cells. */
+static void
+test_brush_reaches_map (void)
+{
+  g_autoptr(TerrainTntMap) map = flat_map (100);
+  TerrainTntBrush brush = { TERRAIN_TNT_BRUSH_RAISE, 2, 10, TERRAIN_TNT_FALLOFF_CONSTANT, 0 };
+
+  g_assert_true (terrain_tnt_brush_reaches_map (&brush, map, 8, 8));
+  g_assert_true (terrain_tnt_brush_reaches_map (&brush, map, -2, 0));
+  g_assert_true (terrain_tnt_brush_reaches_map (&brush, map, 17, 15));
+  g_assert_false (terrain_tnt_brush_reaches_map (&brush, map, -2.5, 3));
+  g_assert_false (terrain_tnt_brush_reaches_map (&brush, map, 18, 3));
+  g_assert_false (terrain_tnt_brush_reaches_map (&brush, map, 500, -40));
+  g_assert_false (terrain_tnt_brush_reaches_map (&brush, map, NAN, 3));
+  brush.radius = 0;
+  g_assert_true (terrain_tnt_brush_reaches_map (&brush, map, 15.5, 0));
+  g_assert_false (terrain_tnt_brush_reaches_map (&brush, map, 15.6, 0));
+}
+
 static void
 test_brush_modes (void)
 {
@@ -1648,6 +1668,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/TntEdit/sea-level", test_sea_level);
   g_test_add_func ("/Terrain/TntEdit/brush-weights", test_brush_weights);
   g_test_add_func ("/Terrain/TntEdit/brush-modes", test_brush_modes);
+  g_test_add_func ("/Terrain/TntEdit/brush-reaches-map", test_brush_reaches_map);
   g_test_add_func ("/Terrain/TntEdit/brush-stroke-merge", test_brush_stroke_merge);
   g_test_add_func ("/Terrain/TntEdit/place-feature", test_place_feature);
   g_test_add_func ("/Terrain/TntEdit/move-remove-feature", test_move_remove_feature);

@@ -1228,7 +1228,7 @@ build_chunk (BuildState  *state,
                        n_vertices, collision.tree != NULL ? &collision : NULL);
   collision_clear (&collision);
 
-  if (leaf && state->measure)
+  if (state->measure)
     for (guint k = 0; k + 2 < n_surface_indices; k += 3)
       result->max_error = MAX (result->max_error,
                                triangle_error (state, &s->points[s->indices[k]],
@@ -1310,6 +1310,16 @@ flush_chunks (BuildState  *state,
       state->stats.n_triangles += r->n_triangles;
       state->stats.n_skirt_triangles += r->n_skirt_triangles;
       state->stats.max_chunk_vertices = MAX (state->stats.max_chunk_vertices, r->n_vertices);
+      if (level < G_N_ELEMENTS (state->stats.levels))
+        {
+          TerrainAtlasLevelStats *l = &state->stats.levels[level];
+
+          l->n_chunks++;
+          l->n_vertices += r->n_vertices;
+          l->n_triangles += r->n_triangles;
+          if (state->measure)
+            l->max_error = MAX (l->max_error, r->max_error);
+        }
       if (level + 1 == state->depth)
         {
           state->stats.n_leaf_vertices += r->n_vertices - r->n_skirt_vertices;

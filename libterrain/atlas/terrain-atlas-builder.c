@@ -1277,6 +1277,8 @@ run_build (TerrainAtlasBuilder  *self,
   state->n_threads = self->n_threads > 0 ? self->n_threads : g_get_num_processors ();
   state->tocs = g_ptr_array_new_with_free_func (g_object_unref);
   state->stats.max_error = self->measure ? 0.0 : -1.0;
+  for (guint i = 0; i < G_N_ELEMENTS (state->stats.levels); i++)
+    state->stats.levels[i].max_error = self->measure ? 0.0 : -1.0;
   g_mutex_init (&state->stats_lock);
 
   if (!sink_open (&state->sink, file, error))
@@ -1330,6 +1332,9 @@ run_build (TerrainAtlasBuilder  *self,
       state->stats.n_triangles = state->stats.n_skirt_triangles = 0;
       state->stats.n_leaf_vertices = state->stats.n_leaf_triangles = 0;
       state->stats.max_chunk_vertices = 0;
+      for (guint i = 0; i < G_N_ELEMENTS (state->stats.levels); i++)
+        state->stats.levels[i] = (TerrainAtlasLevelStats) { 0, 0, 0,
+                                                            state->measure ? 0.0 : -1.0 };
       if (build_geometry (state, &local))
         break;
       if (!g_error_matches (local, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED) ||

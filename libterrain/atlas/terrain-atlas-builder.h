@@ -86,6 +86,28 @@ typedef enum
 } TerrainAtlasTerrainType;
 
 /**
+ * TerrainAtlasLevelStats:
+ * @n_chunks: chunks of the level
+ * @n_vertices: their vertices, skirts included
+ * @n_triangles: their surface (non-skirt) triangles
+ * @max_error: largest difference in metres between the level's meshes and
+ *   the heightfield at any sample, when measured
+ *   ([method@Terrain.AtlasBuilder.set_measure_error]; otherwise -1)
+ *
+ * Figures of one geometry tree level of the last build, as in L3DT's
+ * Atlas export report.
+ */
+typedef struct _TerrainAtlasLevelStats TerrainAtlasLevelStats;
+
+struct _TerrainAtlasLevelStats
+{
+  guint n_chunks;
+  guint64 n_vertices;
+  guint64 n_triangles;
+  gdouble max_error;
+};
+
+/**
  * TerrainAtlasBuildStats:
  * @tree_depth: geometry tree depth used
  * @requested_depth: the depth asked for (or chosen from the chunk size)
@@ -118,6 +140,8 @@ typedef enum
  *   covers these)
  * @data_height: heightfield samples down before fitting
  * @spacing: metres between samples
+ * @levels: (array fixed-size=16): per geometry level (root first), the
+ *   first @tree_depth entries used
  *
  * Figures of the last build ([method@Terrain.AtlasBuilder.get_stats]).
  */
@@ -149,6 +173,7 @@ struct _TerrainAtlasBuildStats
   guint data_width;
   guint data_height;
   gdouble spacing;
+  TerrainAtlasLevelStats levels[16];
 };
 
 #define TERRAIN_TYPE_ATLAS_BUILD_STATS (terrain_atlas_build_stats_get_type ())

@@ -162,6 +162,67 @@ clamp_height (double value)
   return (guint8) CLAMP (rounded, 0.0, 255.0);
 }
 
+/* The cells of @map within the bounding box of a dab at @x, @y: FALSE when
+ * there are none (the dab lies entirely off the map). */
+static gboolean
+brush_region (const TerrainTntBrush *brush,
+              TerrainTntMap         *map,
+              double                 x,
+              double                 y,
+              guint                 *region_x,
+              guint                 *region_y,
+              guint                 *region_width,
+              guint                 *region_height)
+{
+  guint width = terrain_tnt_map_get_width (map);
+  guint height = terrain_tnt_map_get_height (map);
+  double reach = MAX (brush->radius, 0.5);
+  double x0, y0, x1, y1;
+
+  if (!isfinite (x) || !isfinite (y))
+    return FALSE;
+  x0 = MAX (ceil (x - reach), 0.0);
+  y0 = MAX (ceil (y - reach), 0.0);
+  x1 = MIN (floor (x + reach), (double) width - 1);
+  y1 = MIN (floor (y + reach), (double) height - 1);
+  if (x1 < x0 || y1 < y0)
+    return FALSE;
+  *region_x = (guint) x0;
+  *region_y = (guint) y0;
+  *region_width = (guint) (x1 - x0) + 1;
+  *region_height = (guint) (y1 - y0) + 1;
+  return TRUE;
+}
+
+/**
+ * terrain_tnt_brush_reaches_map:
+ * @brush: a checked #TerrainTntBrush (see [method@Terrain.TntBrush.check])
+ * @map: the map the brush is over
+ * @x: dab centre, column in attribute cells (cell centres are integers)
+ * @y: dab centre, row in attribute cells
+ *
+ * Whether a dab of @brush at @x, @y covers at least one cell of @map: the
+ * cells within the brush's bounding box (its radius, at least half a cell,
+ * around the centre) that lie inside the map's width x height attribute
+ * cells. A dab that reaches none changes nothing; the CLI refuses it with a
+ * message rather than reporting "0 cells changed".
+ *
+ * Returns: %TRUE when the dab touches the map
+ */
+gboolean
+terrain_tnt_brush_reaches_map (const TerrainTntBrush *brush,
+                               TerrainTntMap         *map,
+                               double                 x,
+                               double                 y)
+{
+  guint rx, ry, rw, rh;
+
+  g_return_val_if_fail (brush != NULL, FALSE);
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (map), FALSE);
+
+  return brush_region (brush, map, x, y, &rx, &ry, &rw, &rh);
+}
+
 /**
  * terrain_tnt_brush_evaluate: (skip)
  * @brush: a checked #TerrainTntBrush (see [method@Terrain.TntBrush.check])
@@ -193,8 +254,7 @@ terrain_tnt_brush_evaluate (const TerrainTntBrush *brush,
                             guint                 *region_width,
                             guint                 *region_height)
 {
-  double reach, strength, blend;
-  double x0, y0, x1, y1;
+  double strength, blend;
   guint width, height, rx, ry, rw, rh;
   guint8 *out;
 
@@ -203,27 +263,10 @@ terrain_tnt_brush_evaluate (const TerrainTntBrush *brush,
   g_return_val_if_fail (terrain_tnt_brush_check (brush, NULL), NULL);
 
   *region_x = *region_y = *region_width = *region_height = 0;
-  if (!isfinite (x) || !isfinite (y))
+  if (!brush_region (brush, map, x, y, &rx, &ry, &rw, &rh))
     return NULL;
-
   width = terrain_tnt_map_get_width (map);
   height = terrain_tnt_map_get_height (map);
-  reach = MAX (brush->radius, 0.5);
-  x0 = ceil (x - reach);
-  y0 = ceil (y - reach);
-  x1 = floor (x + reach);
-  y1 = floor (y + reach);
-  x0 = MAX (x0, 0.0);
-  y0 = MAX (y0, 0.0);
-  x1 = MIN (x1, (double) width - 1);
-  y1 = MIN (y1, (double) height - 1);
-  if (x1 < x0 || y1 < y0)
-    return NULL;
-
-  rx = (guint) x0;
-  ry = (guint) y0;
-  rw = (guint) (x1 - x0) + 1;
-  rh = (guint) (y1 - y0) + 1;
   out = g_malloc ((gsize) rw * rh);
 
   strength = brush->strength;

@@ -106,6 +106,11 @@ TERRAIN_AVAILABLE_IN_ALL
 double           terrain_tnt_brush_get_weight (const TerrainTntBrush  *brush,
                                                double                  distance);
 TERRAIN_AVAILABLE_IN_ALL
+gboolean         terrain_tnt_brush_reaches_map (const TerrainTntBrush *brush,
+                                                TerrainTntMap         *map,
+                                                double                 x,
+                                                double                 y);
+TERRAIN_AVAILABLE_IN_ALL
 guint8          *terrain_tnt_brush_evaluate   (const TerrainTntBrush  *brush,
                                                TerrainTntMap          *map,
                                                double                  x,
