@@ -38,6 +38,30 @@ command_map (TerrainCommand *command)
   return TERRAIN_TNT_MAP (terrain_command_get_document (command));
 }
 
+/* The test commands add to a counter kept on the map, which can exceed
+ * any sea level; the sea level follows it modulo 256, so that every command
+ * edits the map. */
+static guint32
+counter_get (TerrainTntMap *map)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (map), "test-counter"));
+}
+
+static void
+counter_set (TerrainTntMap *map,
+             guint32        value)
+{
+  g_object_set_data (G_OBJECT (map), "test-counter", GUINT_TO_POINTER (value));
+  terrain_tnt_map_set_sea_level (map, value % (TERRAIN_TNT_MAX_SEA_LEVEL + 1));
+}
+
+static void
+counter_add (TerrainTntMap *map,
+             int            delta)
+{
+  counter_set (map, counter_get (map) + (guint32) delta);
+}
+
 static gboolean
 test_command_apply (TerrainCommand  *command,
                     GError         **error)
@@ -51,7 +75,7 @@ test_command_apply (TerrainCommand  *command,
       return FALSE;
     }
   self->n_apply++;
-  terrain_tnt_map_set_sea_level (map, terrain_tnt_map_get_sea_level (map) + self->delta);
+  counter_add (map, self->delta);
   return TRUE;
 }
 
@@ -62,7 +86,7 @@ test_command_revert (TerrainCommand *command)
   TerrainTntMap *map = command_map (command);
 
   self->n_revert++;
-  terrain_tnt_map_set_sea_level (map, terrain_tnt_map_get_sea_level (map) - self->delta);
+  counter_add (map, -self->delta);
 }
 
 static gboolean
@@ -123,7 +147,7 @@ new_map (void)
 
   g_assert_no_error (error);
   g_assert_nonnull (map);
-  terrain_tnt_map_set_sea_level (map, 100);
+  counter_set (map, 100);
   terrain_document_set_modified (TERRAIN_DOCUMENT (map), FALSE);
   return map;
 }
@@ -142,7 +166,9 @@ execute (TerrainCommandStack *stack,
 static guint32
 sea (TerrainTntMap *map)
 {
-  return terrain_tnt_map_get_sea_level (map);
+  g_assert_cmpuint (terrain_tnt_map_get_sea_level (map), ==,
+                    counter_get (map) % (TERRAIN_TNT_MAX_SEA_LEVEL + 1));
+  return counter_get (map);
 }
 
 static gboolean
@@ -410,7 +436,7 @@ test_clean_state (void)
   /* An edit behind the stack's back is never clean until saved. */
   terrain_command_stack_mark_clean (stack);
   g_assert_false (modified (map));
-  terrain_tnt_map_set_sea_level (map, 5);
+  counter_set (map, 5);
   g_assert_true (modified (map));
   g_assert_false (terrain_command_stack_get_clean (stack));
   execute (stack, test_command_new (map, 1, 0));

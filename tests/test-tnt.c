@@ -1177,23 +1177,61 @@ test_edit_sea_level (void)
       g_assert_cmpuint (notified, ==, 0);
       g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (map)));
 
-      terrain_tnt_map_set_sea_level (map, 0x01020304);
+      terrain_tnt_map_set_sea_level (map, 200);
       g_assert_cmpuint (notified, ==, 1);
       g_assert_true (terrain_document_get_modified (TERRAIN_DOCUMENT (map)));
-      terrain_tnt_map_set_sea_level (map, 0x01020304);
+      terrain_tnt_map_set_sea_level (map, 200);
       g_assert_cmpuint (notified, ==, 1);
-      /* The property takes the levels a map can use, 0 to 255. */
+      /* The property and the setter follow one rule, 0 to 255, and refuse a
+       * higher level the same way: a critical warning, the level stays. */
       g_object_set (map, "sea-level", 255u, NULL);
       g_assert_cmpuint (notified, ==, 2);
       g_object_set (map, "sea-level", 255u, NULL);
       g_assert_cmpuint (notified, ==, 2);
-      /* The setter writes any word (every byte of it is kept). */
-      terrain_tnt_map_set_sea_level (map, 0x01020305);
+      g_test_expect_message ("Terrain", G_LOG_LEVEL_CRITICAL,
+                             "*sea_level <= TERRAIN_TNT_MAX_SEA_LEVEL*");
+      terrain_tnt_map_set_sea_level (map, 300);
+      g_test_assert_expected_messages ();
+      g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING, "*sea-level*");
+      g_object_set (map, "sea-level", 300u, NULL);
+      g_test_assert_expected_messages ();
+      g_assert_cmpuint (terrain_tnt_map_get_sea_level (map), ==, 255);
+      g_assert_cmpuint (notified, ==, 2);
+      /* The edit says why. */
+      {
+        g_autoptr(TerrainCommandStack) stack = terrain_command_stack_new (TERRAIN_DOCUMENT (map));
+        g_autoptr(TerrainCommand) edit = terrain_tnt_edit_new_sea_level (map, 300);
+        g_autoptr(GError) error = NULL;
+
+        g_assert_false (terrain_command_stack_execute (stack, edit, &error));
+        g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE);
+        g_assert_nonnull (strstr (error->message, "sea level 300 is above 255"));
+        g_assert_cmpuint (terrain_tnt_map_get_sea_level (map), ==, 255);
+      }
+      terrain_tnt_map_set_sea_level (map, 201);
       g_assert_cmpuint (notified, ==, 3);
 
       out = save_ok (map);
-      g_assert_cmpuint (assert_differ_only_in (fx.bytes, out, ranges, 1), ==, 4);
-      g_assert_cmphex (get32 (g_bytes_get_data (out, NULL), 0x24), ==, 0x01020305);
+      g_assert_cmpuint (assert_differ_only_in (fx.bytes, out, ranges, 1), ==, 1);
+      g_assert_cmphex (get32 (g_bytes_get_data (out, NULL), 0x24), ==, 201);
+      g_clear_object (&map);
+
+      /* A file's own word is read as it is, and validation says what such a
+       * level means. */
+      {
+        g_autoptr(GByteArray) drowned = g_byte_array_new ();
+
+        g_byte_array_append (drowned, g_bytes_get_data (fx.bytes, NULL),
+                             g_bytes_get_size (fx.bytes));
+        drowned->data[0x24] = 0x05;
+        drowned->data[0x25] = 0x03;
+        drowned->data[0x26] = 0x02;
+        drowned->data[0x27] = 0x01;
+        g_clear_pointer (&out, g_bytes_unref);
+        out = g_byte_array_free_to_bytes (g_steal_pointer (&drowned));
+        map = load_ok (out);
+        g_assert_cmphex (terrain_tnt_map_get_sea_level (map), ==, 0x01020305);
+      }
 
       /* Validation says what such a level means. */
       {

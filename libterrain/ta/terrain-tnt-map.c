@@ -400,12 +400,13 @@ terrain_tnt_map_class_init (TerrainTntMapClass *klass)
    *
    * The water level in height units (header word 0x24): cells lower than
    * this are under water. Heights are bytes, so the property takes 0 to
-   * 255 (a higher level would drown every cell); a file's own word is
-   * read as it is, and [method@Terrain.TntMap.set_sea_level] writes any.
+   * %TERRAIN_TNT_MAX_SEA_LEVEL (a higher level would drown every cell), the
+   * same rule as [method@Terrain.TntMap.set_sea_level]; a file's own word
+   * is read as it is.
    */
   tnt_map_properties[PROP_SEA_LEVEL] =
     g_param_spec_uint ("sea-level", NULL, NULL,
-                       0, 255, 0,
+                       0, TERRAIN_TNT_MAX_SEA_LEVEL, 0,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -617,15 +618,18 @@ terrain_tnt_map_get_sea_level (TerrainTntMap *self)
  *   under water
  *
  * Sets the header's SeaLevel word (0x24, in both versions) and notifies
- * [property@Terrain.TntMap:sea-level]. Every 32-bit value is written as
- * given, for byte-level work; maps use 0 to 255, and validation warns
- * about a higher level (the property refuses one).
+ * [property@Terrain.TntMap:sea-level]. The rule is the property's: 0 to
+ * %TERRAIN_TNT_MAX_SEA_LEVEL; a higher level is a programming error (a
+ * critical warning, and the level stays), as setting the property to one
+ * is. A file's own word is read as it is, and validation warns about a
+ * level above the highest height.
  */
 void
 terrain_tnt_map_set_sea_level (TerrainTntMap *self,
                                guint32        sea_level)
 {
   g_return_if_fail (TERRAIN_IS_TNT_MAP (self));
+  g_return_if_fail (sea_level <= TERRAIN_TNT_MAX_SEA_LEVEL);
 
   if (self->header[W_SEA_LEVEL] == sea_level)
     return;

@@ -31,6 +31,16 @@ G_BEGIN_DECLS
 #define TERRAIN_TNT_VERSION_LEGACY 0x1020
 
 /**
+ * TERRAIN_TNT_MAX_SEA_LEVEL:
+ *
+ * The highest sea level a map can use: heights are bytes, so a higher level
+ * would drown every cell. [method@Terrain.TntMap.set_sea_level], the
+ * [property@Terrain.TntMap:sea-level] property and the sea-level edit all
+ * refuse a higher one; a file's own word is read as it is.
+ */
+#define TERRAIN_TNT_MAX_SEA_LEVEL 255
+
+/**
  * TERRAIN_TNT_FEATURE_RESERVED:
  *
  * Feature words from this value up are not feature-table indices.
