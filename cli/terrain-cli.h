@@ -102,6 +102,9 @@ void             terrain_cli_print_summary   (JsonNode      *node);
  * the game mounts them): the feature catalogue read from them, and the file
  * tree when @files_out is given. Warnings go to stderr; an unreadable PATH
  * prints its error and returns NULL. */
+/* Prints what loading feature definitions found (bad footprints, names
+ * defined twice, files skipped) to stderr, one line each. */
+void                   terrain_cli_print_catalog_findings (TerrainFeatureCatalog *catalog);
 TerrainFeatureCatalog *terrain_cli_open_catalog (char              **archives,
                                                  TerrainGameFiles  **files_out);
 
