@@ -42,6 +42,7 @@ terrain_command_export_image (int    argc,
                                 entries);
   g_autoptr(TerrainDocument) document = NULL;
   g_autoptr(TerrainPalette) palette = NULL;
+  g_autoptr(TerrainRenderOptions) options = NULL;
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -72,7 +73,8 @@ terrain_command_export_image (int    argc,
   if (document == NULL)
     return TERRAIN_EXIT_ERROR;
 
-  image = terrain_document_render_image (document, palette, &error);
+  options = terrain_palette_to_render_options (palette);
+  image = terrain_document_render_image (document, options, &error);
   if (image == NULL)
     {
       /* Only when the library asks for one: a tile that does not decode

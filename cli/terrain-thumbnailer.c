@@ -300,7 +300,9 @@ draw (TerrainDocument  *document,
   /* A TNT map without a palette has nothing to render but its heights. */
   if (!TERRAIN_IS_TNT_MAP (document))
     {
-      picture = terrain_document_render_image (document, palette, &render_error);
+      g_autoptr(TerrainRenderOptions) options = terrain_palette_to_render_options (palette);
+
+      picture = terrain_document_render_image (document, options, &render_error);
       if (picture != NULL)
         return g_steal_pointer (&picture);
     }

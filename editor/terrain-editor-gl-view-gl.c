@@ -462,7 +462,8 @@ static gboolean
 upload_document_texture (TerrainEditorGlView *self)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TerrainImage) image = terrain_document_render_image (self->document, self->palette, &error);
+  g_autoptr(TerrainRenderOptions) options = terrain_palette_to_render_options (self->palette);
+  g_autoptr(TerrainImage) image = terrain_document_render_image (self->document, options, &error);
   guint w, h;
   gsize stride;
   guint8 *data;

@@ -397,7 +397,11 @@ render_thread (GTask        *task,
   g_autoptr(TerrainImage) image = NULL;
 
   if (map != NULL && !g_cancellable_set_error_if_cancelled (cancellable, &error))
-    image = terrain_document_render_image (TERRAIN_DOCUMENT (map), job->palette, &error);
+    {
+      g_autoptr(TerrainRenderOptions) options = terrain_palette_to_render_options (job->palette);
+
+      image = terrain_document_render_image (TERRAIN_DOCUMENT (map), options, &error);
+    }
   if (image != NULL && !g_cancellable_set_error_if_cancelled (cancellable, &error))
     {
       guint factor = reduction_factor (terrain_image_get_width (image), terrain_image_get_height (image));
@@ -495,6 +499,7 @@ rerender (TerrainEditorMapView *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) heights_error = NULL;
   g_autoptr(TerrainImage) image = NULL;
+  g_autoptr(TerrainRenderOptions) options = NULL;
   g_autoptr(GdkTexture) previous = g_steal_pointer (&self->texture);
   gboolean previous_coarse = self->coarse;
   guint width, height, factor = 1, magnify = 1;
@@ -524,7 +529,8 @@ rerender (TerrainEditorMapView *self)
   self->map_width = self->map_height = 0;
   self->picture_document = self->picture_palette = NULL;
 
-  image = terrain_document_render_image (self->document, self->palette, &error);
+  options = terrain_palette_to_render_options (self->palette);
+  image = terrain_document_render_image (self->document, options, &error);
   if (image == NULL)
     image = terrain_document_export_heights (self->document, &heights_error);
   self->have_atlas_extent =

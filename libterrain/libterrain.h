@@ -16,6 +16,7 @@
 # include "core/terrain-issue.h"
 # include "core/terrain-image.h"
 # include "core/terrain-io.h"
+# include "core/terrain-render-options.h"
 # include "ta/terrain-palette.h"
 # include "core/terrain-document.h"
 # include "core/terrain-format.h"

@@ -556,6 +556,46 @@ test_sea_level_2d (Fixture       *f,
     }
 }
 
+/* Heights: a stroke at the default strength across a flat map raises it
+ * without saturating; [ and ] change the brush size. */
+static void
+test_brush_defaults (Fixture       *f,
+                     gconstpointer  data)
+{
+  TerrainEditorWindow *window = open_shown (f);
+  TerrainTntMap *map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  GtkAdjustment *radius = GTK_ADJUSTMENT (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                         TERRAIN_EDITOR_TYPE_WINDOW,
+                                                                         "radius_adjustment"));
+  double stroke[2 * 41];
+  double r0;
+  guint highest = 0;
+
+  for (guint i = 0; i < 41; i++)
+    {
+      stroke[2 * i] = 4 + i * 0.5;
+      stroke[2 * i + 1] = 10;
+    }
+  for (guint y = 0; y < MAP_H; y++)
+    for (guint x = 0; x < MAP_W; x++)
+      terrain_tnt_map_set_cell_height (map, x, y, 85);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "brush");
+  terrain_editor_window_brush_stroke (window, stroke, 41);
+  for (guint x = 0; x < MAP_W; x++)
+    highest = MAX (highest, terrain_tnt_map_get_cell_height (map, x, 10));
+  g_test_message ("default stroke: 85 -> %u", highest);
+  g_assert_cmpuint (highest, >, 85);
+  g_assert_cmpuint (highest, <, 85 + 64);
+
+  r0 = gtk_adjustment_get_value (radius);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.brush-larger", NULL);
+  g_assert_cmpfloat (gtk_adjustment_get_value (radius), >, r0);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.brush-smaller", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.brush-smaller", NULL);
+  g_assert_cmpfloat (gtk_adjustment_get_value (radius), <, r0);
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -583,6 +623,8 @@ main (int    argc,
               fixture_setup, test_preferences_palette, fixture_teardown);
   g_test_add ("/Terrain/Editor/Tools/sea-level-2d", Fixture, NULL,
               fixture_setup, test_sea_level_2d, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/brush-defaults", Fixture, NULL,
+              fixture_setup, test_brush_defaults, fixture_teardown);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (app));

@@ -98,6 +98,31 @@ def _():
     assert description.get_object().get_string_member("format") == "tnt"
 
 
+@case("/Terrain/Introspection/render-options")
+def _():
+    sample = load(SAMPLE)
+    # Without a colour table a TNT map cannot draw its palette indices.
+    try:
+        sample.render_image(Terrain.RenderOptions.new())
+    except GLib.Error as error:
+        assert "palette" in error.message, error.message
+    else:
+        raise AssertionError("a TNT map rendered without colours")
+    grey = bytes(v for i in range(256) for v in (i, i, i, 255))
+    options = Terrain.RenderOptions.new()
+    options.set_colors(GLib.Bytes.new(grey))
+    assert options.props.colors.get_data() == grey
+    image = sample.render_image(options)
+    assert image.get_width() == sample.get_width() // 2 * 32
+    try:
+        options.set_colors(GLib.Bytes.new(b"\0" * 768))
+    except GLib.Error as error:
+        assert "1024 bytes" in error.message, error.message
+    else:
+        raise AssertionError("a 768-byte colour table was taken")
+    assert options.get_colors().get_size() == 1024
+
+
 @case("/Terrain/Introspection/example-script")
 def _():
     with tempfile.TemporaryDirectory() as tmp:

@@ -503,6 +503,47 @@ test_quantize_speed (void)
                   (t1 - t0) / 1000.0, (t2 - t1) / 1000.0, (t3 - t2) / 1000.0);
 }
 
+/* A palette gives render_image its colours through the format-neutral
+ * TerrainRenderOptions; NULL gives options without a table. */
+static void
+test_render_options (void)
+{
+  guint8 rgb[3 * 256] = { 0 };
+  g_autoptr(TerrainPalette) palette = NULL;
+  g_autoptr(TerrainRenderOptions) options = NULL;
+  g_autoptr(TerrainRenderOptions) empty = NULL;
+  g_autoptr(GBytes) short_table = g_bytes_new_static (rgb, sizeof rgb);
+  g_autoptr(GError) error = NULL;
+  const guint8 *table;
+
+  for (guint i = 0; i < 256; i++)
+    {
+      rgb[3 * i] = (guint8) i;
+      rgb[3 * i + 1] = (guint8) (255 - i);
+      rgb[3 * i + 2] = (guint8) (i * 7);
+    }
+  palette = terrain_palette_new_from_rgb (rgb, 256);
+  options = terrain_palette_to_render_options (palette);
+  table = terrain_render_options_get_rgba_table (options);
+  g_assert_nonnull (table);
+  g_assert_cmpuint (g_bytes_get_size (terrain_render_options_get_colors (options)), ==, 1024);
+  g_assert_cmpmem (table, 1024, terrain_palette_get_rgba_table (palette), 1024);
+  g_assert_cmpuint (table[4 * 200 + 1], ==, 55);
+  g_assert_cmpuint (table[4 * 200 + 3], ==, 255);
+
+  empty = terrain_palette_to_render_options (NULL);
+  g_assert_null (terrain_render_options_get_rgba_table (empty));
+  g_assert_null (terrain_render_options_get_rgba_table (NULL));
+
+  /* A table of 256 RGB entries is not a table of RGBA ones. */
+  g_assert_false (terrain_render_options_set_colors (options, short_table, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_assert_cmpmem (terrain_render_options_get_rgba_table (options), 1024,
+                   terrain_palette_get_rgba_table (palette), 1024);
+  g_assert_true (terrain_render_options_set_colors (options, NULL, NULL));
+  g_assert_null (terrain_render_options_get_colors (options));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -524,6 +565,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Palette/quantize/edges", test_quantize_edges);
   g_test_add_func ("/Terrain/Palette/quantize/image", test_quantize_image);
   g_test_add_func ("/Terrain/Palette/quantize/speed", test_quantize_speed);
+  g_test_add_func ("/Terrain/Palette/render-options", test_render_options);
 
   return g_test_run ();
 }

@@ -898,6 +898,7 @@ test_render (gconstpointer data)
   g_autoptr(TerrainPalette) palette = test_palette ();
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(TerrainImage) image2 = NULL;
+  g_autoptr(TerrainRenderOptions) options = NULL;
   g_autoptr(TerrainImage) checker = NULL;
   g_autoptr(TerrainImage) preview = NULL;
   g_autoptr(GError) error = NULL;
@@ -928,7 +929,8 @@ test_render (gconstpointer data)
       }
 
   /* The document vfunc draws the same picture. */
-  image2 = terrain_document_render_image (TERRAIN_DOCUMENT (section), palette, &error);
+  options = terrain_palette_to_render_options (palette);
+  image2 = terrain_document_render_image (TERRAIN_DOCUMENT (section), options, &error);
   g_assert_no_error (error);
   g_assert_cmpmem (terrain_image_get_data (image, NULL),
                    terrain_image_get_stride (image) * terrain_image_get_height (image),

@@ -2058,6 +2058,7 @@ test_render (void)
   g_autoptr(TerrainPalette) palette = make_palette ();
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(TerrainImage) doc_image = NULL;
+  g_autoptr(TerrainRenderOptions) options = NULL;
   g_autoptr(GError) error = NULL;
   guint8 *pixels;
   gsize stride;
@@ -2108,7 +2109,8 @@ test_render (void)
             g_assert_cmpuint (px[3], ==, 255);
           }
 
-  doc_image = terrain_document_render_image (TERRAIN_DOCUMENT (map), palette, &error);
+  options = terrain_palette_to_render_options (palette);
+  doc_image = terrain_document_render_image (TERRAIN_DOCUMENT (map), options, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (terrain_image_get_width (doc_image), ==, 128);
   g_assert_cmpuint (terrain_image_get_height (doc_image), ==, 96);

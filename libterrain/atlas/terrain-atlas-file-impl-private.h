@@ -56,7 +56,7 @@ JsonNode *atlas_file_describe (TerrainDocument *document);
 char *atlas_file_describe_offset (TerrainDocument *document,
                                   gsize            offset);
 TerrainImage *atlas_file_render_image (TerrainDocument  *document,
-                                       TerrainPalette   *palette,
+                                       TerrainRenderOptions *options,
                                        GError          **error);
 TerrainImage *atlas_file_export_heights (TerrainDocument  *document,
                                          GError          **error);

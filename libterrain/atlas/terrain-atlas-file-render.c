@@ -366,14 +366,14 @@ assemble_texture_level (TerrainAtlasFile  *self,
  * texture tree, the leaves' heights as shaded relief. */
 TerrainImage *
 atlas_file_render_image (TerrainDocument  *document,
-                         TerrainPalette   *palette,
+                         TerrainRenderOptions *options,
                          GError          **error)
 {
   TerrainAtlasFile *self = TERRAIN_ATLAS_FILE (document);
   g_auto(TerrainRelief) relief = { 0 };
   gdouble pixel_size = 0.0;
 
-  (void) palette;
+  (void) options;
   for (guint t = 0; t < atlas_file_n_tocs (self); t++)
     {
       TerrainAtlasToc *toc = atlas_file_get_toc (self, t);

@@ -1794,13 +1794,13 @@ fill_relief (TerrainChuFile  *self,
 /* Shaded relief of the finest level drawn (see fill_relief). */
 static TerrainImage *
 terrain_chu_file_render_image (TerrainDocument  *document,
-                               TerrainPalette   *palette,
+                               TerrainRenderOptions *options,
                                GError          **error)
 {
   TerrainChuFile *self = TERRAIN_CHU_FILE (document);
   g_auto(TerrainRelief) relief = { 0 };
 
-  (void) palette;
+  (void) options;
   if (!fill_relief (self, &relief, error))
     return NULL;
   return terrain_relief_render (&relief, 0.0, error);

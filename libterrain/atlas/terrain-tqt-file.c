@@ -1366,7 +1366,7 @@ blit_tile (TerrainImage *image,
  * undone). Tiles of another size than the root's are scaled to it. */
 static TerrainImage *
 terrain_tqt_file_render_image (TerrainDocument  *document,
-                               TerrainPalette   *palette,
+                               TerrainRenderOptions *options,
                                GError          **error)
 {
   TerrainTqtFile *self = TERRAIN_TQT_FILE (document);
@@ -1375,7 +1375,7 @@ terrain_tqt_file_render_image (TerrainDocument  *document,
   g_autoptr(TerrainImage) image = NULL;
   guint level = 0, cell;
 
-  (void) palette;
+  (void) options;
   if (self->tree_depth == 0)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,

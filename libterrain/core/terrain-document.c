@@ -85,7 +85,7 @@ terrain_document_real_describe (TerrainDocument *self)
 
 static TerrainImage *
 terrain_document_real_render_image (TerrainDocument  *self,
-                                    TerrainPalette   *palette,
+                                    TerrainRenderOptions *options,
                                     GError          **error)
 {
   g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
@@ -818,24 +818,28 @@ terrain_document_describe (TerrainDocument *self)
 /**
  * terrain_document_render_image:
  * @self: a #TerrainDocument
- * @palette: (nullable): the palette for indexed-colour formats
+ * @options: (nullable): what to draw with: the colour table of
+ *   indexed-colour formats (for a Total Annihilation map or section, from
+ *   [method@Terrain.Palette.to_render_options])
  * @error: return location for a #GError
  *
  * Renders the document's picture as RGBA: for a TNT map, every tile through
- * @palette at one pixel per map pixel.
+ * the colour table of @options at one pixel per map pixel. Formats with a
+ * picture of their own (shaded relief, decoded textures) ignore @options.
  *
  * Returns: (transfer full) (nullable): the picture, or %NULL with
  *   %TERRAIN_ERROR_NOT_SUPPORTED if the format has none, or
- *   %TERRAIN_ERROR_INVALID_VALUE if a palette is needed and missing
+ *   %TERRAIN_ERROR_INVALID_VALUE if a colour table is needed and
+ *   missing (the message names the palette the format's colours come from)
  */
 TerrainImage *
 terrain_document_render_image (TerrainDocument  *self,
-                               TerrainPalette   *palette,
+                               TerrainRenderOptions *options,
                                GError          **error)
 {
   g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), NULL);
 
-  return TERRAIN_DOCUMENT_GET_CLASS (self)->render_image (self, palette, error);
+  return TERRAIN_DOCUMENT_GET_CLASS (self)->render_image (self, options, error);
 }
 
 /**

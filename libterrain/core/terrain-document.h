@@ -17,7 +17,7 @@
 #include "terrain-heightfield.h"
 #include "terrain-image.h"
 #include "terrain-limits.h"
-#include "ta/terrain-palette.h"
+#include "terrain-render-options.h"
 
 G_BEGIN_DECLS
 
@@ -35,7 +35,7 @@ G_DECLARE_DERIVABLE_TYPE (TerrainDocument, terrain_document, TERRAIN, DOCUMENT, 
  * @describe: returns a JSON object summarising the document (header fields,
  *   counts, sizes) for `terrain info`
  * @render_image: renders the document's picture (e.g. a TNT map's tiles
- *   through a palette)
+ *   through the options' colour table)
  * @export_heights: returns the height grid as a %TERRAIN_IMAGE_GRAY16 image
  * @describe_offset: names the section (and record) holding a byte offset of
  *   the source file, for round-trip reports
@@ -52,9 +52,9 @@ struct _TerrainDocumentClass
                                    GError          **error);
   GPtrArray    *(*validate)       (TerrainDocument  *self);
   JsonNode     *(*describe)       (TerrainDocument  *self);
-  TerrainImage *(*render_image)   (TerrainDocument  *self,
-                                   TerrainPalette   *palette,
-                                   GError          **error);
+  TerrainImage *(*render_image)   (TerrainDocument       *self,
+                                   TerrainRenderOptions  *options,
+                                   GError               **error);
   TerrainImage *(*export_heights) (TerrainDocument  *self,
                                    GError          **error);
   char         *(*describe_offset) (TerrainDocument *self,
@@ -121,7 +121,7 @@ TERRAIN_AVAILABLE_IN_ALL
 JsonNode        *terrain_document_describe      (TerrainDocument      *self);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainImage    *terrain_document_render_image  (TerrainDocument      *self,
-                                                 TerrainPalette       *palette,
+                                                 TerrainRenderOptions *options,
                                                  GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainImage    *terrain_document_export_heights (TerrainDocument     *self,

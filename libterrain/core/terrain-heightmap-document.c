@@ -1073,14 +1073,14 @@ fill_relief (TerrainHeightmapDocument  *self,
  * whole factor to fit. */
 static TerrainImage *
 terrain_heightmap_document_render_image (TerrainDocument  *document,
-                                         TerrainPalette   *palette,
+                                         TerrainRenderOptions *options,
                                          GError          **error)
 {
   TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
   g_auto(TerrainRelief) relief = { 0 };
   TerrainHeightfield *field = ensure_field (self, error);
 
-  (void) palette;
+  (void) options;
   if (field == NULL || !fill_relief (self, field, &relief, error))
     return NULL;
   return terrain_relief_render (&relief, 0.0, error);

@@ -1895,13 +1895,13 @@ terrain_model_finalize (GObject *object)
  * slopes, tinted by height, transparent where no triangle lies. */
 static TerrainImage *
 terrain_model_render_image (TerrainDocument  *document,
-                            TerrainPalette   *palette,
+                            TerrainRenderOptions *options,
                             GError          **error)
 {
   g_auto(TerrainRelief) relief = { 0 };
   gdouble pixel_size;
 
-  (void) palette;
+  (void) options;
   if (!terrain_model_fill_top_view (TERRAIN_MODEL (document), &relief, &pixel_size, error))
     return NULL;
   return terrain_relief_render (&relief, pixel_size, error);

@@ -509,7 +509,7 @@ terrain_node_chunk_set_level (TerrainNodeChunk *self,
 
 static TerrainImage *
 terrain_node_chunk_render_image (TerrainDocument  *document,
-                                 TerrainPalette   *palette,
+                                 TerrainRenderOptions *options,
                                  GError          **error)
 {
   return terrain_node_chunk_render_texture (TERRAIN_NODE_CHUNK (document),

@@ -814,12 +814,12 @@ fill_map (TerrainNodeLayer  *self,
  * exist. */
 static TerrainImage *
 terrain_node_layer_render_image (TerrainDocument  *document,
-                                 TerrainPalette   *palette,
+                                 TerrainRenderOptions *options,
                                  GError          **error)
 {
   g_auto(TerrainRelief) relief = { 0 };
 
-  (void) palette;
+  (void) options;
   if (!fill_map (TERRAIN_NODE_LAYER (document), &relief, error))
     return NULL;
   return terrain_relief_render (&relief, MAP_PIXEL_SIZE, error);

@@ -227,6 +227,34 @@ terrain_palette_get_rgba_table (const TerrainPalette *palette)
 }
 
 /**
+ * terrain_palette_to_render_options:
+ * @palette: (nullable): a #TerrainPalette
+ *
+ * Makes the format-neutral input of [method@Terrain.Document.render_image]
+ * that draws palette indices through @palette: its colour table is
+ * [method@Terrain.Palette.get_rgba_table].
+ *
+ * Returns: (transfer full): new options; with no colour table when @palette
+ *   is %NULL (indexed-colour formats then fail to render, saying that a
+ *   palette is needed)
+ */
+TerrainRenderOptions *
+terrain_palette_to_render_options (const TerrainPalette *palette)
+{
+  TerrainRenderOptions *options = terrain_render_options_new ();
+
+  if (palette != NULL)
+    {
+      g_autoptr(GBytes) rgba = g_bytes_new (palette->rgba, sizeof palette->rgba);
+
+      if (!terrain_render_options_set_colors (options, rgba, NULL))
+        g_assert_not_reached ();
+    }
+
+  return options;
+}
+
+/**
  * terrain_palette_nearest:
  * @palette: a #TerrainPalette
  * @r: red

@@ -13,6 +13,7 @@
 
 #include "terrain-version.h"
 #include "core/terrain-image.h"
+#include "core/terrain-render-options.h"
 
 G_BEGIN_DECLS
 
@@ -108,6 +109,8 @@ GBytes         *terrain_palette_quantize_image  (const TerrainPalette  *palette,
                                                  GError               **error);
 TERRAIN_AVAILABLE_IN_ALL
 GBytes         *terrain_palette_to_pal_bytes    (const TerrainPalette  *palette);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainRenderOptions *terrain_palette_to_render_options (const TerrainPalette *palette);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainPalette, terrain_palette_unref)
 

@@ -773,12 +773,16 @@ terrain_sct_section_get_preview (TerrainSctSection *self)
   return block_peek (&self->blocks[TERRAIN_SCT_BLOCK_PREVIEW], 0, PREVIEW_BYTES);
 }
 
+static TerrainImage *render_tiles (TerrainSctSection  *self,
+                                   const guint8       *rgba,
+                                   GError            **error);
+
 static gboolean
-check_palette (TerrainPalette  *palette,
-               const char      *what,
-               GError         **error)
+check_palette (const guint8  *rgba,
+               const char    *what,
+               GError       **error)
 {
-  if (palette != NULL)
+  if (rgba != NULL)
     return TRUE;
 
   g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
@@ -807,17 +811,27 @@ terrain_sct_section_render (TerrainSctSection  *self,
                             TerrainPalette     *palette,
                             GError            **error)
 {
+  g_return_val_if_fail (TERRAIN_IS_SCT_SECTION (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return render_tiles (self, palette != NULL ? terrain_palette_get_rgba_table (palette) : NULL,
+                       error);
+}
+
+/* The tile grid through a 256-entry RGBA table (a palette's or the render
+ * options'); NULL fails. */
+static TerrainImage *
+render_tiles (TerrainSctSection  *self,
+              const guint8       *rgba,
+              GError            **error)
+{
   g_autoptr(TerrainImage) image = NULL;
   const SctBlock *tiles;
-  const guint8 *rgba;
   guint8 *pixels;
   gsize stride;
   guint32 image_width, image_height;
 
-  g_return_val_if_fail (TERRAIN_IS_SCT_SECTION (self), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (!check_palette (palette, "tile grid", error))
+  if (!check_palette (rgba, "tile grid", error))
     return NULL;
 
   if (!g_uint_checked_mul (&image_width, self->width, TERRAIN_SCT_TILE_PIXELS) ||
@@ -832,7 +846,6 @@ terrain_sct_section_render (TerrainSctSection  *self,
   if (image == NULL)
     return NULL;
 
-  rgba = terrain_palette_get_rgba_table (palette);
   pixels = terrain_image_get_data (image, NULL);
   stride = terrain_image_get_stride (image);
   tiles = &self->blocks[TERRAIN_SCT_BLOCK_TILES];
@@ -878,7 +891,8 @@ terrain_sct_section_render_preview (TerrainSctSection  *self,
   g_return_val_if_fail (TERRAIN_IS_SCT_SECTION (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_palette (palette, "preview", error))
+  if (!check_palette (palette != NULL ? terrain_palette_get_rgba_table (palette) : NULL,
+                      "preview", error))
     return NULL;
 
   image = terrain_image_new (TERRAIN_IMAGE_RGBA8, TERRAIN_SCT_PREVIEW_SIDE,
@@ -1050,11 +1064,12 @@ terrain_sct_section_describe (TerrainDocument *document)
 }
 
 static TerrainImage *
-terrain_sct_section_render_image (TerrainDocument  *document,
-                                  TerrainPalette   *palette,
-                                  GError          **error)
+terrain_sct_section_render_image (TerrainDocument       *document,
+                                  TerrainRenderOptions  *options,
+                                  GError               **error)
 {
-  return terrain_sct_section_render (TERRAIN_SCT_SECTION (document), palette, error);
+  return render_tiles (TERRAIN_SCT_SECTION (document),
+                       terrain_render_options_get_rgba_table (options), error);
 }
 
 static TerrainImage *

@@ -179,9 +179,9 @@ GBytes       *tnt_map_save_to_bytes   (TerrainDocument  *document,
                                        GError          **error);
 GPtrArray    *tnt_map_validate        (TerrainDocument  *document);
 JsonNode     *tnt_map_describe        (TerrainDocument  *document);
-TerrainImage *tnt_map_render_image    (TerrainDocument  *document,
-                                       TerrainPalette   *palette,
-                                       GError          **error);
+TerrainImage *tnt_map_render_image    (TerrainDocument       *document,
+                                       TerrainRenderOptions  *options,
+                                       GError               **error);
 TerrainImage *tnt_map_export_heights  (TerrainDocument  *document,
                                        GError          **error);
 char         *tnt_map_describe_offset (TerrainDocument  *document,

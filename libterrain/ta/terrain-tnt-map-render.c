@@ -14,11 +14,15 @@
 
 /* Rendering                                                                */
 
+static TerrainImage *render_tiles (TerrainTntMap  *self,
+                                   const guint8   *rgba,
+                                   GError        **error);
+
 static gboolean
-require_palette (TerrainPalette  *palette,
-                 GError         **error)
+require_palette (const guint8  *rgba,
+                 GError       **error)
 {
-  if (palette != NULL)
+  if (rgba != NULL)
     return TRUE;
 
   g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
@@ -47,15 +51,25 @@ terrain_tnt_map_render (TerrainTntMap   *self,
                         TerrainPalette  *palette,
                         GError         **error)
 {
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), NULL);
+
+  return render_tiles (self, palette != NULL ? terrain_palette_get_rgba_table (palette) : NULL,
+                       error);
+}
+
+/* The tiles through a 256-entry RGBA table (a palette's or the render
+ * options'); NULL fails. */
+static TerrainImage *
+render_tiles (TerrainTntMap  *self,
+              const guint8   *rgba,
+              GError        **error)
+{
   g_autoptr(TerrainImage) image = NULL;
-  const guint8 *rgba;
   const guint8 *tiles;
   guint8 *pixels;
   gsize stride;
 
-  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), NULL);
-
-  if (!require_palette (palette, error))
+  if (!require_palette (rgba, error))
     return NULL;
 
   if (self->tile_columns == 0 || self->tile_rows == 0)
@@ -72,7 +86,6 @@ terrain_tnt_map_render (TerrainTntMap   *self,
   if (image == NULL)
     return NULL;
 
-  rgba = terrain_palette_get_rgba_table (palette);
   tiles = self->blocks[TERRAIN_TNT_SECTION_TILES].data;
   pixels = terrain_image_get_data (image, NULL);
   stride = terrain_image_get_stride (image);
@@ -125,7 +138,7 @@ terrain_tnt_map_render_minimap (TerrainTntMap   *self,
 
   g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), NULL);
 
-  if (!require_palette (palette, error))
+  if (!require_palette (palette != NULL ? terrain_palette_get_rgba_table (palette) : NULL, error))
     return NULL;
 
   src = terrain_tnt_map_get_minimap (self, &stored_w, &stored_h);
@@ -161,11 +174,12 @@ terrain_tnt_map_render_minimap (TerrainTntMap   *self,
 }
 
 TerrainImage *
-tnt_map_render_image (TerrainDocument  *document,
-                      TerrainPalette   *palette,
-                      GError          **error)
+tnt_map_render_image (TerrainDocument       *document,
+                      TerrainRenderOptions  *options,
+                      GError               **error)
 {
-  return terrain_tnt_map_render (TERRAIN_TNT_MAP (document), palette, error);
+  return render_tiles (TERRAIN_TNT_MAP (document),
+                       terrain_render_options_get_rgba_table (options), error);
 }
 
 TerrainImage *

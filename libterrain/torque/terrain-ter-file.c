@@ -654,7 +654,7 @@ terrain_ter_file_validate (TerrainDocument *document)
 /* Heights as grey, hill-shaded from the north-west, north up. */
 static TerrainImage *
 terrain_ter_file_render_image (TerrainDocument  *document,
-                               TerrainPalette   *palette,
+                               TerrainRenderOptions *options,
                                GError          **error)
 {
   TerrainTerFile *self = TERRAIN_TER_FILE (document);
@@ -663,7 +663,7 @@ terrain_ter_file_render_image (TerrainDocument  *document,
   gsize stride;
   guint16 lo, hi;
 
-  (void) palette;
+  (void) options;
   image = terrain_image_new (TERRAIN_IMAGE_RGBA8, TERRAIN_TER_SIZE, TERRAIN_TER_SIZE, error);
   if (image == NULL)
     return NULL;

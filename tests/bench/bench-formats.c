@@ -1403,6 +1403,7 @@ bench_ta_edits (const char *corpus)
   g_autoptr(TerrainDocument) document = NULL;
   g_autoptr(TerrainPalette) palette = NULL;
   g_autoptr(TerrainImage) image = NULL;
+  g_autoptr(TerrainRenderOptions) options = NULL;
   guint reps = MAX (runs / 3, 3);
   g_autofree gint64 *t_import = g_new (gint64, reps);
   g_autofree gint64 *t_minimap = g_new (gint64, reps);
@@ -1415,7 +1416,8 @@ bench_ta_edits (const char *corpus)
       g_print ("tile import / minimap: corpus map or palette missing, skipped\n");
       return;
     }
-  image = terrain_document_render_image (document, palette, &error);
+  options = terrain_palette_to_render_options (palette);
+  image = terrain_document_render_image (document, options, &error);
   if (image == NULL)
     {
       g_print ("tile import: render failed: %s\n", error->message);

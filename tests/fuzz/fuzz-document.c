@@ -7,7 +7,7 @@
  *   - whatever loads must write back byte-exact, and the written bytes must
  *     load again and describe identically, in valid JSON;
  *   - validate, describe and describe_offset run on every loaded document,
- *     and so do render_image (through a grey palette) and export_heights
+ *     and so do render_image (through a grey colour table) and export_heights
  *     for inputs up to 64 KiB, which decode what loading leaves for later;
  *     they may fail, but only with a TERRAIN_ERROR.
  *
@@ -52,20 +52,22 @@ render_this_input (const uint8_t *data,
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
 
-static TerrainPalette *
-grey_palette (void)
+static TerrainRenderOptions *
+grey_options (void)
 {
-  static TerrainPalette *palette;
+  static TerrainRenderOptions *options;
 
-  if (palette == NULL)
+  if (options == NULL)
     {
       guint8 rgb[3 * 256];
+      g_autoptr(TerrainPalette) palette = NULL;
 
       for (guint i = 0; i < 256; i++)
         rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = (guint8) i;
       palette = terrain_palette_new_from_rgb (rgb, 256);
+      options = terrain_palette_to_render_options (palette);
     }
-  return palette;
+  return options;
 }
 
 /* Rendering and height export may refuse a document, with a TERRAIN_ERROR. */
@@ -116,7 +118,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   if (render_this_input (data, size))
     {
       GError *render_error = NULL;
-      TerrainImage *image = terrain_document_render_image (document, grey_palette (),
+      TerrainImage *image = terrain_document_render_image (document, grey_options (),
                                                            &render_error);
 
       check_image (image, &render_error);
