@@ -867,3 +867,31 @@ terrain_cli_edit_run (TerrainCliEdit *self,
     return TERRAIN_EXIT_ERROR;
   return terrain_cli_edit_finish (self);
 }
+
+TerrainFeatureCatalog *
+terrain_cli_open_catalog (char              **archives,
+                          TerrainGameFiles  **files_out)
+{
+  g_autoptr(TerrainGameFiles) files = terrain_game_files_new (NULL);
+  g_autoptr(TerrainFeatureCatalog) catalog = terrain_feature_catalog_new ();
+  g_autoptr(GError) error = NULL;
+  GPtrArray *warnings;
+
+  for (guint i = 0; archives[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (archives[i]);
+
+      if (!terrain_game_files_add (files, file, NULL, &error))
+        {
+          terrain_cli_error (archives[i], error);
+          return NULL;
+        }
+    }
+  warnings = terrain_game_files_get_warnings (files);
+  for (guint i = 0; i < warnings->len; i++)
+    g_printerr ("terrain: %s\n", (const char *) g_ptr_array_index (warnings, i));
+  terrain_feature_catalog_load_game_files (catalog, files, NULL, NULL);
+  if (files_out != NULL)
+    *files_out = g_steal_pointer (&files);
+  return g_steal_pointer (&catalog);
+}

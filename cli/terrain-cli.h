@@ -63,6 +63,7 @@ int   terrain_command_hpi              (int argc, char **argv);
 int   terrain_command_ota              (int argc, char **argv);
 int   terrain_command_tnt              (int argc, char **argv);
 int   terrain_command_tnt_lint         (int argc, char **argv);
+int   terrain_command_tnt_preview      (int argc, char **argv);
 int   terrain_command_build_atlas      (int argc, char **argv);
 int   terrain_command_convert_heightmap (int argc, char **argv);
 
@@ -102,6 +103,13 @@ gboolean         terrain_cli_wants_version   (const char    *command,
 char            *terrain_cli_json_to_string  (JsonNode      *node,
                                               gboolean       pretty);
 void             terrain_cli_print_summary   (JsonNode      *node);
+
+/* `--archives PATH…` (installs, archives or folders, later ones winning, as
+ * the game mounts them): the feature catalogue read from them, and the file
+ * tree when @files_out is given. Warnings go to stderr; an unreadable PATH
+ * prints its error and returns NULL. */
+TerrainFeatureCatalog *terrain_cli_open_catalog (char              **archives,
+                                                 TerrainGameFiles  **files_out);
 
 /* The one runner of editing subcommands (`terrain tnt …`): the -o/-n
  * options, opening FILE as the document type the class names, applying

@@ -9,31 +9,6 @@
 
 #include "terrain-cli.h"
 
-static TerrainFeatureCatalog *
-load_catalog (char **archives)
-{
-  g_autoptr(TerrainGameFiles) files = terrain_game_files_new (NULL);
-  g_autoptr(TerrainFeatureCatalog) catalog = terrain_feature_catalog_new ();
-  g_autoptr(GError) error = NULL;
-  GPtrArray *warnings;
-
-  for (guint i = 0; archives[i] != NULL; i++)
-    {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (archives[i]);
-
-      if (!terrain_game_files_add (files, file, NULL, &error))
-        {
-          terrain_cli_error (archives[i], error);
-          return NULL;
-        }
-    }
-  warnings = terrain_game_files_get_warnings (files);
-  for (guint i = 0; i < warnings->len; i++)
-    g_printerr ("terrain: %s\n", (const char *) g_ptr_array_index (warnings, i));
-  terrain_feature_catalog_load_game_files (catalog, files, NULL, NULL);
-  return g_steal_pointer (&catalog);
-}
-
 static void
 print_issue (const char   *file,
              TerrainIssue *issue)
@@ -164,7 +139,7 @@ terrain_command_tnt_lint (int    argc,
           return TERRAIN_EXIT_ERROR;
         }
     }
-  if (archives != NULL && (catalog = load_catalog (archives)) == NULL)
+  if (archives != NULL && (catalog = terrain_cli_open_catalog (archives, NULL)) == NULL)
     return TERRAIN_EXIT_ERROR;
 
   issues = terrain_tnt_lint (TERRAIN_TNT_MAP (document), ota, catalog);

@@ -1414,6 +1414,8 @@ static const TerrainCliCommand tnt_commands[] = {
   { "stamp", N_("Stamp an SCT section into the map"), command_stamp },
   { "lint", N_("Check the map's design as kbot does (--json, --sarif)"),
     terrain_command_tnt_lint },
+  { "preview", N_("Render the map with feature sprites and start positions as PNG"),
+    terrain_command_tnt_preview },
 };
 
 static const char tnt_footer[] =

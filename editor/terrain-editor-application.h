@@ -25,6 +25,7 @@ void                      terrain_editor_application_set_heightmap_format (Terra
 GtkWindow                *terrain_editor_application_open_file    (TerrainEditorApplication  *self,
                                                                    GFile                     *file);
 const char               *terrain_editor_application_get_palette_error (TerrainEditorApplication *self);
+GtkWindow                *terrain_editor_application_offer_recovery (TerrainEditorApplication *self);
 void                      terrain_editor_application_add_recent   (TerrainEditorApplication  *self,
                                                                    GFile                     *file);
 

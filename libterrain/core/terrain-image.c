@@ -85,6 +85,92 @@ terrain_image_new (TerrainImageFormat   format,
   return image;
 }
 
+/**
+ * terrain_image_shrink:
+ * @image: a #TerrainImage
+ * @factor: how many pixels of @image, in each direction, make one of the
+ *   result; at least 1
+ * @error: return location for a #GError
+ *
+ * Scales @image down by @factor, each pixel of the result the average of the
+ * @factor x @factor block it covers (the blocks of the right and bottom
+ * edges are cut short when the sides do not divide). Alpha is averaged
+ * with the channels weighted by it, so transparent pixels add no colour.
+ *
+ * Returns: (transfer full) (nullable): a new image of the same format,
+ *   `ceil(width / factor)` by `ceil(height / factor)` pixels, or %NULL with
+ *   %TERRAIN_ERROR_INVALID_VALUE when @factor is 0
+ */
+TerrainImage *
+terrain_image_shrink (const TerrainImage  *image,
+                      guint                factor,
+                      GError             **error)
+{
+  guint bpp, width, height;
+  TerrainImage *out;
+
+  g_return_val_if_fail (image != NULL, NULL);
+
+  if (factor == 0)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "image: a shrink factor of 0");
+      return NULL;
+    }
+  width = (image->width + factor - 1) / factor;
+  height = (image->height + factor - 1) / factor;
+  out = terrain_image_new (image->format, width, height, error);
+  if (out == NULL)
+    return NULL;
+  bpp = bytes_per_pixel (image->format);
+
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      {
+        guint y1 = MIN ((y + 1) * factor, image->height), x1 = MIN ((x + 1) * factor, image->width);
+        guint64 sum[4] = { 0 }, n = 0;
+        guint8 *dst = out->data + (gsize) y * out->stride + (gsize) x * bpp;
+
+        for (guint sy = y * factor; sy < y1; sy++)
+          for (guint sx = x * factor; sx < x1; sx++)
+            {
+              const guint8 *p = image->data + (gsize) sy * image->stride + (gsize) sx * bpp;
+
+              n++;
+              if (image->format == TERRAIN_IMAGE_RGBA8)
+                {
+                  for (guint c = 0; c < 3; c++)
+                    sum[c] += (guint64) p[c] * p[3];
+                  sum[3] += p[3];
+                }
+              else if (image->format == TERRAIN_IMAGE_GRAY16)
+                {
+                  guint16 v;
+
+                  memcpy (&v, p, 2);
+                  sum[0] += v;
+                }
+              else
+                sum[0] += p[0];
+            }
+        if (image->format == TERRAIN_IMAGE_RGBA8)
+          {
+            for (guint c = 0; c < 3 && sum[3] > 0; c++)
+              dst[c] = (guint8) ((sum[c] + sum[3] / 2) / sum[3]);
+            dst[3] = (guint8) ((sum[3] + n / 2) / n);
+          }
+        else if (image->format == TERRAIN_IMAGE_GRAY16)
+          {
+            guint16 v = (guint16) ((sum[0] + n / 2) / n);
+
+            memcpy (dst, &v, 2);
+          }
+        else
+          dst[0] = (guint8) ((sum[0] + n / 2) / n);
+      }
+  return out;
+}
+
 static void
 terrain_image_finalize (TerrainImage *image)
 {

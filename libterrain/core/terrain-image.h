@@ -49,6 +49,10 @@ TerrainImage       *terrain_image_new            (TerrainImageFormat   format,
                                                   guint                height,
                                                   GError             **error);
 TERRAIN_AVAILABLE_IN_ALL
+TerrainImage       *terrain_image_shrink         (const TerrainImage  *image,
+                                                  guint                factor,
+                                                  GError             **error);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainImage       *terrain_image_ref            (TerrainImage        *image);
 TERRAIN_AVAILABLE_IN_ALL
 void                terrain_image_unref          (TerrainImage        *image);

@@ -712,6 +712,30 @@ terrain_game_files_read_path (TerrainGameFiles  *self,
 }
 
 /**
+ * terrain_game_files_load_palette:
+ * @self: a file tree
+ * @error: return location for a #GError
+ *
+ * Reads the palette the game draws tiles and sprites with,
+ * `palettes/PALETTE.PAL` (docs/formats/ta-files.md, "Paths").
+ *
+ * Returns: (transfer full) (nullable): the palette, or %NULL with
+ *   %G_IO_ERROR_NOT_FOUND when no source holds it or the error of
+ *   [func@Terrain.Palette.new_from_bytes]
+ */
+TerrainPalette *
+terrain_game_files_load_palette (TerrainGameFiles  *self,
+                                 GError           **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (TERRAIN_IS_GAME_FILES (self), NULL);
+
+  bytes = terrain_game_files_read_path (self, "palettes/palette.pal", error);
+  return bytes != NULL ? terrain_palette_new_from_bytes (bytes, error) : NULL;
+}
+
+/**
  * terrain_game_files_list:
  * @self: a file tree
  * @folder: (nullable): a folder (`features`), matched ignoring case, or

@@ -13,6 +13,7 @@
 
 #include "terrain-version.h"
 #include "core/terrain-limits.h"
+#include "terrain-palette.h"
 
 G_BEGIN_DECLS
 
@@ -75,6 +76,9 @@ TERRAIN_AVAILABLE_IN_ALL
 char            **terrain_game_files_list            (TerrainGameFiles     *self,
                                                       const char           *folder,
                                                       const char           *suffix);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainPalette   *terrain_game_files_load_palette    (TerrainGameFiles     *self,
+                                                      GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
 GPtrArray        *terrain_game_files_get_warnings    (TerrainGameFiles     *self);
 
