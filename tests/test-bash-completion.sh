@@ -49,7 +49,7 @@ complete_line()
     fi
 }
 
-echo "1..20"
+echo "1..19"
 complete_line _terrain "terrain va" validate
 complete_line _terrain "terrain " info validate roundtrip tnt atlas hpi ota model insomniac
 complete_line _terrain "terrain tnt fe" features
