@@ -76,6 +76,12 @@ TerrainHeightfield *terrain_cli_load_heightfield      (const char            *co
                                                        const char            *path,
                                                        gboolean              *usage);
 
+/* --heightmap-format, one option and one parser for every command that
+ * reads heights (terrain-cli.c). */
+const GOptionEntry *terrain_cli_heightmap_format_entries (void);
+gboolean            terrain_cli_heightmap_format         (const char             *command,
+                                                          TerrainHeightmapFormat *format);
+
 GOptionContext  *terrain_cli_option_context  (const char    *command,
                                               const char    *parameters,
                                               const char    *summary,
