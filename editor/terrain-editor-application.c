@@ -4,7 +4,9 @@
  * atlas, about, quit), their accelerators, files from the command line (one window per
  * file, reusing an empty window), recent files and the shared resources
  * every window draws with: the palette and the feature catalogue, both
- * named in GSettings and reloaded when the settings change.
+ * named in GSettings and reloaded when the settings change. The first
+ * activation offers the recovery copies an earlier editor left
+ * (terrain-editor-recovery-dialog.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +15,7 @@
 
 #include "terrain-editor-application.h"
 #include "terrain-editor-build-dialog.h"
+#include "terrain-editor-recovery-dialog.h"
 #include "terrain-editor-window.h"
 
 #include <glib/gi18n.h>
@@ -25,6 +28,9 @@ struct _TerrainEditorApplication
   TerrainPalette *palette;
   TerrainFeatureCatalog *catalog;
   char *palette_error;
+  /* --heightmap-format: how heightmaps open (the library's one reader). */
+  TerrainHeightmapFormat heightmap_format;
+  gboolean recovery_offered;
 };
 
 G_DEFINE_FINAL_TYPE (TerrainEditorApplication, terrain_editor_application, GTK_TYPE_APPLICATION)
@@ -146,6 +152,47 @@ find_empty_window (TerrainEditorApplication *self)
   return NULL;
 }
 
+/* How plain heightmaps are read: --heightmap-format, or
+ * TERRAIN_HEIGHTMAP_AUTO to tell from the file as every command does. */
+TerrainHeightmapFormat
+terrain_editor_application_get_heightmap_format (TerrainEditorApplication *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), TERRAIN_HEIGHTMAP_AUTO);
+
+  return self->heightmap_format;
+}
+
+void
+terrain_editor_application_set_heightmap_format (TerrainEditorApplication *self,
+                                                 TerrainHeightmapFormat    format)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self));
+
+  self->heightmap_format = format;
+}
+
+/* --heightmap-format NAME, named as `terrain` names it
+ * (terrain_heightmap_format_from_name()). */
+static int
+terrain_editor_application_handle_local_options (GApplication *app,
+                                                 GVariantDict *options)
+{
+  TerrainEditorApplication *self = TERRAIN_EDITOR_APPLICATION (app);
+  const char *name = NULL;
+
+  if (g_variant_dict_lookup (options, "heightmap-format", "&s", &name))
+    {
+      self->heightmap_format = terrain_heightmap_format_from_name (name);
+      if (self->heightmap_format == TERRAIN_HEIGHTMAP_AUTO && g_ascii_strcasecmp (name, "auto") != 0)
+        {
+          g_printerr (_("terrain-editor: --heightmap-format takes gray, terrain-rgb, terrarium, "
+                        "raw16, hgt, ter or tnt\n"));
+          return 64;
+        }
+    }
+  return -1;
+}
+
 GtkWindow *
 terrain_editor_application_open_file (TerrainEditorApplication *self,
                                       GFile                    *file)
@@ -177,6 +224,54 @@ terrain_editor_application_open_file (TerrainEditorApplication *self,
   return GTK_WINDOW (window);
 }
 
+/**
+ * terrain_editor_application_offer_recovery:
+ * @self: the application
+ *
+ * Shows the recovery dialog when the recovery folder holds copies that no
+ * running editor keeps (an earlier editor was killed or crashed with
+ * unsaved edits).
+ *
+ * Returns: (transfer none) (nullable): the dialog, or %NULL when there is
+ * nothing to recover
+ */
+GtkWindow *
+terrain_editor_application_offer_recovery (TerrainEditorApplication *self)
+{
+  g_autofree char *dir = terrain_editor_recovery_get_default_dir ();
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWindow *dialog;
+
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), NULL);
+
+  entries = terrain_editor_recovery_list (dir, &error);
+  if (entries == NULL)
+    {
+      g_message ("Could not read the recovery folder %s: %s", dir, error->message);
+      return NULL;
+    }
+  for (guint i = entries->len; i > 0; i--)
+    if (terrain_editor_recovery_entry_is_live (g_ptr_array_index (entries, i - 1)))
+      g_ptr_array_remove_index (entries, i - 1);
+  if (entries->len == 0)
+    return NULL;
+  dialog = terrain_editor_recovery_dialog_new (self, gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                               dir, entries);
+  gtk_window_present (dialog);
+  return dialog;
+}
+
+/* Once a run, when it first shows a window. */
+static void
+offer_recovery_once (TerrainEditorApplication *self)
+{
+  if (self->recovery_offered)
+    return;
+  self->recovery_offered = TRUE;
+  terrain_editor_application_offer_recovery (self);
+}
+
 static void
 terrain_editor_application_activate (GApplication *app)
 {
@@ -185,6 +280,7 @@ terrain_editor_application_activate (GApplication *app)
   if (window == NULL)
     window = GTK_WINDOW (terrain_editor_window_new (TERRAIN_EDITOR_APPLICATION (app)));
   gtk_window_present (window);
+  offer_recovery_once (TERRAIN_EDITOR_APPLICATION (app));
 }
 
 static void
@@ -195,6 +291,7 @@ terrain_editor_application_open (GApplication  *app,
 {
   for (int i = 0; i < n_files; i++)
     terrain_editor_application_open_file (TERRAIN_EDITOR_APPLICATION (app), files[i]);
+  offer_recovery_once (TERRAIN_EDITOR_APPLICATION (app));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -586,11 +683,17 @@ terrain_editor_application_class_init (TerrainEditorApplicationClass *klass)
   app_class->startup = terrain_editor_application_startup;
   app_class->activate = terrain_editor_application_activate;
   app_class->open = terrain_editor_application_open;
+  app_class->handle_local_options = terrain_editor_application_handle_local_options;
 }
 
 static void
 terrain_editor_application_init (TerrainEditorApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "heightmap-format", 0,
+                                 G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+                                 _("Read heightmaps as FORMAT: gray, terrain-rgb, terrarium, "
+                                   "raw16, hgt, ter, tnt (default: from the file)"),
+                                 _("FORMAT"));
 }
 
 TerrainEditorApplication *

@@ -36,6 +36,7 @@ window_save_to (TerrainEditorWindow *self,
   terrain_document_set_file (self->document, file);
   terrain_document_set_modified (self->document, FALSE);
   terrain_command_stack_mark_clean (self->stack);
+  window_recovery_clear (self);
   terrain_editor_application_add_recent (window_get_app (self), file);
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
   window_update_title (self);

@@ -4,7 +4,8 @@
  * terrain-editor-window.c (the class, messages, title, opening a document,
  * closing), -panels.c (Structure, Findings, Features and Tiles tabs),
  * -atlas.c (Atlas stubs and the Atlas tool), -actions.c (saving and the
- * other window actions) and -tools.c (the editing tools).
+ * other window actions), -tools.c (the editing tools) and -recovery.c
+ * (recovery copies of unsaved edits).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +16,7 @@
 #include "terrain-editor-item.h"
 #include "terrain-editor-map-view.h"
 #include "terrain-editor-gl-view.h"
+#include "terrain-editor-recovery.h"
 
 G_BEGIN_DECLS
 
@@ -107,6 +109,17 @@ struct _TerrainEditorWindow
 
   /* The info bar shows the palette's load error (cleared once it loads). */
   gboolean showing_palette_error;
+
+  /* Recovery copies (terrain-editor-window-recovery.c) */
+  char *recovery_id;
+  guint recovery_bound_source;
+  guint recovery_idle_source;
+  guint64 recovery_generation;
+  guint64 recovery_written_generation;
+  gboolean recovery_on_disk;
+  gboolean recovery_writing;
+  gboolean recovery_clear_after_write;
+  gboolean recovery_error_shown;
 };
 
 /* terrain-editor-window.c */
@@ -122,6 +135,20 @@ void window_show_info (TerrainEditorWindow *self,
 gboolean window_tool_applies (TerrainEditorWindow *self,
                               const char          *tool);
 void window_update_title (TerrainEditorWindow *self);
+
+TerrainOtaFile * window_load_sibling_ota (GFile        *file,
+                                         const char   *path,
+                                         GCancellable *cancellable);
+void window_set_document (TerrainEditorWindow *self,
+                          TerrainDocument     *document,
+                          TerrainOtaFile      *ota);
+void window_set_busy (TerrainEditorWindow *self,
+                      gboolean             busy);
+
+/* terrain-editor-window-recovery.c */
+void window_recovery_note_change (TerrainEditorWindow *self);
+void window_recovery_clear (TerrainEditorWindow *self);
+void window_recovery_dispose (TerrainEditorWindow *self);
 
 /* terrain-editor-window-panels.c */
 void window_fill_features (TerrainEditorWindow *self);

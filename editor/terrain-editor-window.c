@@ -7,8 +7,9 @@
  * unsaved-changes state come from the library.
  *
  * This file holds the class, messages, the title, opening a document and
- * closing; the panels, the Atlas tool, the actions and the editing tools
- * are in terrain-editor-window-{panels,atlas,actions,tools}.c
+ * closing; the panels, the Atlas tool, the actions, the editing tools and
+ * the recovery copies are in
+ * terrain-editor-window-{panels,atlas,actions,tools,recovery}.c
  * (terrain-editor-window-private.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -166,7 +167,8 @@ window_update_title (TerrainEditorWindow *self)
 {
   g_autofree char *name = NULL;
   g_autofree char *title = NULL;
-  gboolean dirty = self->stack != NULL && !terrain_command_stack_get_clean (self->stack);
+  gboolean dirty = self->stack != NULL && (!terrain_command_stack_get_clean (self->stack)
+                                           || terrain_document_get_modified (self->document));
 
   if (self->file == NULL)
     {
@@ -226,6 +228,7 @@ on_stack_changed (TerrainEditorWindow *self)
 {
   window_update_title (self);
   update_actions (self);
+  window_recovery_note_change (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -274,11 +277,14 @@ on_tiles_changed (TerrainEditorWindow *self)
     window_fill_tiles (self);
 }
 
-static void
-set_document (TerrainEditorWindow *self,
-              TerrainDocument     *document,
-              TerrainOtaFile      *ota)
+void
+window_set_document (TerrainEditorWindow *self,
+                     TerrainDocument     *document,
+                     TerrainOtaFile      *ota)
 {
+  /* A copy was of the document this window showed. */
+  window_recovery_clear (self);
+  g_clear_pointer (&self->recovery_id, g_free);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   if (self->stack != NULL)
@@ -294,11 +300,20 @@ set_document (TerrainEditorWindow *self,
       g_signal_connect_swapped (self->stack, "notify::can-undo", G_CALLBACK (on_stack_changed), self);
       g_signal_connect_swapped (self->stack, "notify::can-redo", G_CALLBACK (on_stack_changed), self);
       g_signal_connect_swapped (self->stack, "notify::clean", G_CALLBACK (on_stack_changed), self);
+      /* Every new step, undo and redo changes the top of a history; the
+       * dabs of a stroke change the cells. */
+      g_signal_connect_swapped (self->stack, "notify::undo-description",
+                                G_CALLBACK (window_recovery_note_change), self);
+      g_signal_connect_swapped (self->stack, "notify::redo-description",
+                                G_CALLBACK (window_recovery_note_change), self);
+      g_signal_connect_swapped (self->stack, "notify::in-user-action",
+                                G_CALLBACK (window_recovery_note_change), self);
       g_signal_connect_swapped (document, "notify::modified", G_CALLBACK (on_stack_changed), self);
       if (TERRAIN_IS_TNT_MAP (document))
         {
           g_signal_connect_swapped (document, "notify::sea-level", G_CALLBACK (window_on_sea_level_notify), self);
           g_signal_connect_swapped (document, "cells-changed", G_CALLBACK (queue_refresh_panels), self);
+          g_signal_connect_swapped (document, "cells-changed", G_CALLBACK (window_recovery_note_change), self);
           g_signal_connect_swapped (document, "notify::n-tiles", G_CALLBACK (on_tiles_changed), self);
         }
     }
@@ -365,10 +380,10 @@ archive_spec (GFile *file)
 
 /* NAME.ota next to the map NAME.tnt at @path, or inside the same archive
  * (where names are looked up ignoring case). */
-static TerrainOtaFile *
-load_sibling_ota (GFile        *file,
-                  const char   *path,
-                  GCancellable *cancellable)
+TerrainOtaFile *
+window_load_sibling_ota (GFile        *file,
+                         const char   *path,
+                         GCancellable *cancellable)
 {
   const char *dot = strrchr (path, '.');
   g_autofree char *stem = dot != NULL && strchr (dot, '/') == NULL ? g_strndup (path, dot - path)
@@ -396,20 +411,45 @@ load_sibling_ota (GFile        *file,
   return NULL;
 }
 
+typedef struct
+{
+  GFile *file;
+  TerrainHeightmapFormat heightmap_format;
+} LoadRequest;
+
+static void
+load_request_free (LoadRequest *request)
+{
+  g_clear_object (&request->file);
+  g_free (request);
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  GFile *file = task_data;
+  LoadRequest *request = task_data;
+  GFile *file = request->file;
   g_autoptr(GError) error = NULL;
   g_autofree char *path = archive_spec (file);
   LoadResult *result = g_new0 (LoadResult, 1);
 
   /* A path is handed over as written so that ARCHIVE:path opens a map
-   * inside an HPI archive. */
-  if (path != NULL && !g_file_query_exists (file, cancellable))
+   * inside an HPI archive. A heightmap format given on the command line
+   * reads heightmaps as `terrain info --heightmap-format` does. */
+  if (request->heightmap_format != TERRAIN_HEIGHTMAP_AUTO)
+    {
+      g_autofree char *spec = path != NULL ? g_strdup (path) : g_file_get_uri (file);
+
+      result->document = terrain_document_load_heightmap_path (spec, request->heightmap_format,
+                                                               NULL, cancellable, &error);
+      if (result->document != NULL && terrain_document_get_file (result->document) == NULL &&
+          g_file_query_exists (file, cancellable))
+        terrain_document_set_file (result->document, file);
+    }
+  else if (path != NULL && !g_file_query_exists (file, cancellable))
     result->document = terrain_document_load_path (path, TERRAIN_FORMAT_UNKNOWN, NULL, cancellable, &error);
   else
     result->document = terrain_document_load (file, NULL, cancellable, &error);
@@ -428,7 +468,7 @@ load_thread (GTask        *task,
     }
 
   if (TERRAIN_IS_TNT_MAP (result->document) && path != NULL)
-    result->ota = load_sibling_ota (file, path, cancellable);
+    result->ota = window_load_sibling_ota (file, path, cancellable);
 
   g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
 }
@@ -441,10 +481,8 @@ load_done (GObject      *source,
   TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (source);
   g_autoptr(GError) error = NULL;
   LoadResult *result = g_task_propagate_pointer (G_TASK (async_result), &error);
-  GFile *file = g_task_get_task_data (G_TASK (async_result));
+  GFile *file = ((LoadRequest *) g_task_get_task_data (G_TASK (async_result)))->file;
 
-  self->busy = FALSE;
-  gtk_spinner_stop (self->spinner);
   if (result == NULL)
     {
       g_autofree char *name = g_file_get_parse_name (file);
@@ -453,16 +491,34 @@ load_done (GObject      *source,
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         terrain_editor_window_show_error (self, message);
       g_clear_object (&self->file);
-      set_document (self, NULL, NULL);
+      window_set_document (self, NULL, NULL);
     }
   else
     {
       terrain_editor_application_add_recent (window_get_app (self), file);
       if (terrain_document_get_file (result->document) == NULL && g_file_query_exists (file, NULL))
         terrain_document_set_file (result->document, file);
-      set_document (self, result->document, result->ota);
+      window_set_document (self, result->document, result->ota);
       load_result_free (result);
     }
+  window_set_busy (self, FALSE);
+}
+
+/* Shows the spinner page while a document loads. */
+void
+window_set_busy (TerrainEditorWindow *self,
+                 gboolean             busy)
+{
+  if (self->busy == busy)
+    return;
+  self->busy = busy;
+  if (busy)
+    {
+      gtk_stack_set_visible_child_name (self->main_stack, "loading");
+      gtk_spinner_start (self->spinner);
+    }
+  else
+    gtk_spinner_stop (self->spinner);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
@@ -482,15 +538,22 @@ terrain_editor_window_load (TerrainEditorWindow *self,
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
   g_clear_pointer (&self->error_message, g_free);
 
-  self->busy = TRUE;
-  gtk_stack_set_visible_child_name (self->main_stack, "loading");
-  gtk_spinner_start (self->spinner);
+  window_set_busy (self, TRUE);
   window_update_title (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 
   task = g_task_new (self, self->cancellable, load_done, NULL);
   g_task_set_source_tag (task, terrain_editor_window_load);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  {
+    GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+    LoadRequest *request = g_new0 (LoadRequest, 1);
+
+    request->file = g_object_ref (file);
+    request->heightmap_format =
+      TERRAIN_EDITOR_IS_APPLICATION (app)
+        ? terrain_editor_application_get_heightmap_format (TERRAIN_EDITOR_APPLICATION (app))
+        : TERRAIN_HEIGHTMAP_AUTO;
+    g_task_set_task_data (task, request, (GDestroyNotify) load_request_free);
+  }
   g_task_run_in_thread (task, load_thread);
 }
 
@@ -649,6 +712,8 @@ terrain_editor_window_close_request (GtkWindow *window)
       g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (window));
     }
   g_cancellable_cancel (self->cancellable);
+  /* A clean close (saved, nothing to save, or Discard): no copy to keep. */
+  window_recovery_clear (self);
 
   return GTK_WINDOW_CLASS (terrain_editor_window_parent_class)->close_request (window);
 }
@@ -795,6 +860,7 @@ terrain_editor_window_dispose (GObject *object)
   TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  window_recovery_dispose (self);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   if (self->stack != NULL)
@@ -819,6 +885,7 @@ terrain_editor_window_finalize (GObject *object)
 
   g_free (self->tool);
   g_free (self->error_message);
+  g_free (self->recovery_id);
 
   G_OBJECT_CLASS (terrain_editor_window_parent_class)->finalize (object);
 }
@@ -953,7 +1020,7 @@ terrain_editor_window_init (TerrainEditorWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
-  set_document (self, NULL, NULL);
+  window_set_document (self, NULL, NULL);
 }
 
 TerrainEditorWindow *

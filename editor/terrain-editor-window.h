@@ -9,6 +9,7 @@
 #include <libterrain.h>
 
 #include "terrain-editor-application.h"
+#include "terrain-editor-recovery.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,8 @@ const char          *terrain_editor_window_get_error_message (TerrainEditorWindo
 void                 terrain_editor_window_reload_resources  (TerrainEditorWindow      *self);
 void                 terrain_editor_window_show_error        (TerrainEditorWindow      *self,
                                                               const char               *message);
+void                 terrain_editor_window_recover           (TerrainEditorWindow      *self,
+                                                              const TerrainEditorRecoveryEntry *entry);
 void                 terrain_editor_window_brush_stroke      (TerrainEditorWindow      *self,
                                                               const double             *points,
                                                               guint                     n_points);

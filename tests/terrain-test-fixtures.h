@@ -16,6 +16,10 @@
 
 G_BEGIN_DECLS
 
+/* Removes a folder and everything in it (symbolic links, not what they
+ * point to). */
+void     terrain_test_remove_tree (const char *path);
+
 /* Little-endian appends and patches. */
 void     terrain_test_put_u8  (GByteArray   *out,
                                guint8        value);

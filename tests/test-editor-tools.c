@@ -152,23 +152,6 @@ find_block (GtkWidget *view,
 }
 
 static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  const char *out_dir = g_getenv ("TERRAIN_EDITOR_SCREENSHOT_DIR");
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *png = NULL;
-
-  if (out_dir == NULL)
-    return;
-  iterate (50);
-  texture = render_widget (widget);
-  png = g_build_filename (out_dir, name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, png));
-  g_test_message ("screenshot: %s", png);
-}
-
-static void
 check_mode (TerrainEditorWindow *window,
             double               cell_pixels,
             const char          *mode)

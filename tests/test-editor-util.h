@@ -23,6 +23,10 @@ TerrainEditorWindow  *open_and_wait (GFile               *file);
 void                  close_window  (TerrainEditorWindow *window);
 /* The widget as drawn now, at its size (full ref). */
 GdkTexture           *render_widget (GtkWidget           *widget);
+/* Saves the widget as drawn now to NAME in $TERRAIN_EDITOR_SCREENSHOT_DIR,
+ * when that is set. */
+void                  save_screenshot (GtkWidget         *widget,
+                                       const char        *name);
 /* Distinct colours among every 7th pixel. */
 guint                 count_colours (GdkTexture          *texture);
 /* A template child of the window, by its id in terrain-editor-window.ui. */

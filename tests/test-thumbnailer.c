@@ -498,24 +498,6 @@ test_thumbnailer_file (void)
     g_assert_true (g_strv_contains ((const char * const *) types, drawn[i]));
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -542,7 +524,7 @@ main (int    argc,
 
   status = g_test_run ();
 
-  remove_tree (tmpdir);
+  terrain_test_remove_tree (tmpdir);
   g_free (tnt_path);
   g_free (pal_path);
   g_free (tmpdir);
