@@ -49,7 +49,7 @@ complete_line()
     fi
 }
 
-echo "1..16"
+echo "1..21"
 complete_line _terrain "terrain va" validate
 complete_line _terrain "terrain " info validate roundtrip tnt atlas hpi ota model insomniac
 complete_line _terrain "terrain tnt fe" features
@@ -58,10 +58,15 @@ complete_line _terrain "terrain tnt li" lint
 complete_line _terrain "terrain tnt lint --" --json --sarif --ota= --archives=
 complete_line _terrain "terrain tnt pre" preview
 complete_line _terrain "terrain tnt preview --" --archives= --palette= --ota= --schema= --shrink= --height-shading --water-shading --no-features --no-resources --no-starts --output=
+complete_line _terrain "terrain tnt unp" unpack
+complete_line _terrain "terrain tnt unpack --" --palette=
 complete_line _terrain "terrain info --js" --json
 complete_line _terrain "terrain validate --" --json --quiet --format= --help --version
 complete_line _terrain "terrain info --format " tnt sct atlas
 complete_line _terrain "terrain info --format=a" atlas
+complete_line _terrain "terrain info --heightmap-" --heightmap-format=
+complete_line _terrain "terrain export-heightmap --heightmap-format " gray terrain-rgb terrarium raw16
+complete_line _terrain "terrain build-atlas --heightmap-format=terr" terrain-rgb terrarium
 complete_line _terrain "terrain tnt heights brush --mode " raise lower smooth flatten set
 complete_line _terrain "terrain hpi pack --compression " zlib lz77 none
 complete_line _terrain_thumbnailer "terrain-thumbnailer -" --size= --palette= --version

@@ -474,6 +474,75 @@ test_load_missing_file (void)
   g_assert_nonnull (strstr (error->message, "file.tnt"));
 }
 
+/* The BC codec against its named reference, bcdec v0.94 (github.com/iOrange/
+ * bcdec, bcdec.h at commit acc33684): the pixels bcdec_bc1(), bcdec_bc3()
+ * and bcdec_bc4() give for these blocks. The endpoints are chosen where the
+ * usual variants part: 565 widening by bit replication instead of
+ * round(v * 255 / 31) (red 3 and 24, green 11 and 48, blue 7 and 28),
+ * truncated instead of rounded thirds (140 vs 139), and alpha steps without
+ * the +1 (174 vs 173) or with +3 (175). */
+static void
+test_bc_reference (void)
+{
+  /* c0 = 0xC61C (24, 48, 28), c1 = 0x1967 (3, 11, 7); rows 0 and 1 use
+   * indices 0, 1, 2, 3, rows 2 and 3 indices 3, 2, 1, 0. */
+  static const guint8 bc1[8] = { 0x1c, 0xc6, 0x67, 0x19, 0xe4, 0xe4, 0x1b, 0x1b };
+  static const guint8 bc1_colors[4][4] = {
+    { 197, 194, 230, 255 }, { 25, 45, 58, 255 }, { 140, 144, 173, 255 }, { 82, 95, 115, 255 },
+  };
+  /* The same endpoints swapped: three colours and transparent black. */
+  static const guint8 bc1_three[8] = { 0x67, 0x19, 0x1c, 0xc6, 0xe4, 0xe4, 0x1b, 0x1b };
+  static const guint8 bc1_three_colors[4][4] = {
+    { 25, 45, 58, 255 }, { 197, 194, 230, 255 }, { 111, 120, 144, 255 }, { 0, 0, 0, 0 },
+  };
+  /* BC3: the swapped colour block stays in four-colour mode. */
+  static const guint8 bc3_colors[4][4] = {
+    { 25, 45, 58, 255 }, { 197, 194, 230, 255 }, { 82, 95, 115, 255 }, { 140, 144, 173, 255 },
+  };
+  static const guint8 alpha_201_13[8] = { 201, 13, 174, 147, 120, 93, 66, 40 };
+  static const guint8 bc4_13_201[8] = { 13, 201, 50, 88, 126, 163, 0, 255 };
+  guint8 rgba[16 * 4], grey[16], bc3[16] = { 201, 13 }, bc4[8] = { 13, 201 };
+  guint64 indices = 0;
+
+  terrain_bc1_decode_block (bc1, rgba, 16);
+  for (guint i = 0; i < 16; i++)
+    g_assert_cmpmem (rgba + 4 * i, 4, bc1_colors[i < 8 ? i % 4 : 3 - i % 4], 4);
+  terrain_bc1_decode_block (bc1_three, rgba, 16);
+  for (guint i = 0; i < 16; i++)
+    g_assert_cmpmem (rgba + 4 * i, 4, bc1_three_colors[i < 8 ? i % 4 : 3 - i % 4], 4);
+
+  /* Alpha and BC4 indices: pixel i uses value i % 8. */
+  for (guint i = 0; i < 16; i++)
+    indices |= (guint64) (i % 8) << (3 * i);
+  for (guint i = 0; i < 6; i++)
+    bc3[2 + i] = bc4[2 + i] = (guint8) (indices >> (8 * i));
+  memcpy (bc3 + 8, bc1_three, 8);
+
+  terrain_bc3_decode_block (bc3, rgba, 16);
+  for (guint i = 0; i < 16; i++)
+    {
+      g_assert_cmpmem (rgba + 4 * i, 3, bc3_colors[i < 8 ? i % 4 : 3 - i % 4], 3);
+      g_assert_cmpuint (rgba[4 * i + 3], ==, alpha_201_13[i % 8]);
+    }
+
+  terrain_bc4_decode_block (bc4, grey, 4);
+  for (guint i = 0; i < 16; i++)
+    g_assert_cmpuint (grey[i], ==, bc4_13_201[i % 8]);
+
+  /* BC2: explicit alphas widened by 17, colours as BC3's. */
+  {
+    guint8 bc2[16] = { 0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe };
+
+    memcpy (bc2 + 8, bc1_three, 8);
+    terrain_bc2_decode_block (bc2, rgba, 16);
+    for (guint i = 0; i < 16; i++)
+      {
+        g_assert_cmpmem (rgba + 4 * i, 3, bc3_colors[i < 8 ? i % 4 : 3 - i % 4], 3);
+        g_assert_cmpuint (rgba[4 * i + 3], ==, 17 * i);
+      }
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -492,6 +561,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Palette/pal-and-pcx", test_palette);
   g_test_add_func ("/Terrain/IO/atomic-save", test_atomic_save);
   g_test_add_func ("/Terrain/IO/load-sizes", test_load_sizes);
+  g_test_add_func ("/Terrain/Bc/reference-vectors", test_bc_reference);
 
   return g_test_run ();
 }

@@ -12,7 +12,7 @@
 #include "terrain-dds.h"
 #include "core/terrain-error.h"
 #include "core/terrain-writer-private.h"
-#include "insomniac/terrain-bc.h"
+#include "core/terrain-bc.h"
 
 #define DDS_MAGIC             0x20534444u   /* "DDS " */
 #define DDS_HEADER_STRUCT     124

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "terrain-dds.h"
+#include "core/terrain-bc.h"
 #include "core/terrain-error.h"
 #include "core/terrain-reader-private.h"
 
@@ -303,77 +304,6 @@ overflow:
   return FALSE;
 }
 
-static void
-rgb565 (guint16  c,
-        guint8  *out)
-{
-  guint r = (c >> 11) & 0x1F, g = (c >> 5) & 0x3F, b = c & 0x1F;
-
-  out[0] = (guint8) ((r << 3) | (r >> 2));
-  out[1] = (guint8) ((g << 2) | (g >> 4));
-  out[2] = (guint8) ((b << 3) | (b >> 2));
-  out[3] = 0xFF;
-}
-
-/* Decodes the colour half of a BC1/2/3 block into 16 RGBA pixels. BC2 and
- * BC3 colour blocks always use the four-colour mode. */
-static void
-decode_color_block (const guint8 *block,
-                    gboolean      allow_transparent,
-                    guint8        pixels[16][4])
-{
-  guint16 c0 = terrain_get_le16 (block), c1 = terrain_get_le16 (block + 2);
-  guint32 bits = terrain_get_le32 (block + 4);
-  guint8 palette[4][4];
-
-  rgb565 (c0, palette[0]);
-  rgb565 (c1, palette[1]);
-  if (c0 > c1 || !allow_transparent)
-    for (guint k = 0; k < 3; k++)
-      {
-        palette[2][k] = (guint8) ((2 * palette[0][k] + palette[1][k]) / 3);
-        palette[3][k] = (guint8) ((palette[0][k] + 2 * palette[1][k]) / 3);
-      }
-  else
-    for (guint k = 0; k < 3; k++)
-      {
-        palette[2][k] = (guint8) ((palette[0][k] + palette[1][k]) / 2);
-        palette[3][k] = 0;
-      }
-  palette[2][3] = 0xFF;
-  palette[3][3] = (c0 > c1 || !allow_transparent) ? 0xFF : 0;
-
-  for (guint i = 0; i < 16; i++)
-    memcpy (pixels[i], palette[(bits >> (2 * i)) & 3], 4);
-}
-
-static void
-decode_bc3_alpha (const guint8 *block,
-                  guint8        pixels[16][4])
-{
-  guint8 a0 = block[0], a1 = block[1], alpha[8];
-  guint64 bits = 0;
-
-  for (guint i = 0; i < 6; i++)
-    bits |= (guint64) block[2 + i] << (8 * i);
-
-  alpha[0] = a0;
-  alpha[1] = a1;
-  if (a0 > a1)
-    for (guint i = 1; i < 7; i++)
-      alpha[i + 1] = (guint8) (((7 - i) * a0 + i * a1) / 7);
-  else
-    {
-      for (guint i = 1; i < 5; i++)
-        alpha[i + 1] = (guint8) (((5 - i) * a0 + i * a1) / 5);
-      alpha[6] = 0;
-      alpha[7] = 0xFF;
-    }
-
-  for (guint i = 0; i < 16; i++)
-    pixels[i][3] = alpha[(bits >> (3 * i)) & 7];
-}
-
 static guint8
 extract (guint32 pixel,
          guint32 mask,
@@ -402,7 +332,9 @@ extract (guint32 pixel,
  * to RGBA: DXT1/BC1 (with its one-bit alpha), DXT2/3/BC2, DXT4/5/BC3, and
  * uncompressed RGB, RGBA, luminance and alpha formats through their bit
  * masks. DDS channels follow the pixel-format masks or DXGI format, never
- * the Atlas BGR convention (atlas-chu-tqt.md §4).
+ * the Atlas BGR convention (atlas-chu-tqt.md §4). Blocks decode through
+ * libterrain's one BC codec ([func@Terrain.bc3_decode_block]), rounding as
+ * the bcdec reference decoder does.
  *
  * Returns: (transfer full) (nullable): the image, or %NULL with the errors
  *   of [func@Terrain.dds_parse], %TERRAIN_ERROR_NOT_SUPPORTED for an unknown
@@ -496,21 +428,14 @@ terrain_dds_decode (GBytes               *bytes,
             switch (info.format)
               {
               case TERRAIN_DDS_FORMAT_BC1:
-                decode_color_block (block, TRUE, pixels);
+                terrain_bc1_decode_block (block, &pixels[0][0], 16);
                 break;
               case TERRAIN_DDS_FORMAT_BC2:
-                decode_color_block (block + 8, FALSE, pixels);
-                for (guint i = 0; i < 16; i++)
-                  {
-                    guint a = (block[i / 2] >> (4 * (i % 2))) & 0xF;
-
-                    pixels[i][3] = (guint8) (a * 17);
-                  }
+                terrain_bc2_decode_block (block, &pixels[0][0], 16);
                 break;
               case TERRAIN_DDS_FORMAT_BC3:
               default:
-                decode_color_block (block + 8, FALSE, pixels);
-                decode_bc3_alpha (block, pixels);
+                terrain_bc3_decode_block (block, &pixels[0][0], 16);
                 break;
               }
 

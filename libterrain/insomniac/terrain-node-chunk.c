@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "terrain-node-chunk-impl-private.h"
-#include "terrain-bc.h"
+#include "core/terrain-bc.h"
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-writer-private.h"

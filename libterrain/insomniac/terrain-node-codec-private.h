@@ -8,7 +8,7 @@
 #include <glib.h>
 
 #include "core/terrain-reader-private.h"
-#include "terrain-bc.h"
+#include "core/terrain-bc.h"
 
 G_BEGIN_DECLS
 

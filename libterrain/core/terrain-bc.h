@@ -1,4 +1,4 @@
-/* terrain-bc.h: BC1 and BC4 block compression
+/* terrain-bc.h: BC1, BC2, BC3 and BC4 block compression
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,7 +12,7 @@
 #include <glib-object.h>
 
 #include "terrain-version.h"
-#include "core/terrain-image.h"
+#include "terrain-image.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +24,14 @@ G_BEGIN_DECLS
 #define TERRAIN_BC_BLOCK_SIZE 8
 
 /**
+ * TERRAIN_BC_WIDE_BLOCK_SIZE:
+ *
+ * Size in bytes of one BC2 or BC3 block: 8 bytes of alpha, then a BC1
+ * colour block.
+ */
+#define TERRAIN_BC_WIDE_BLOCK_SIZE 16
+
+/**
  * TerrainBcFormat:
  * @TERRAIN_BC_FORMAT_BC1: BC1 (DXT1): two RGB565 endpoints (u16 little-endian
  *   each) and sixteen 2-bit indices (u32 little-endian, pixel `4 * row +
@@ -32,8 +40,11 @@ G_BEGIN_DECLS
  *   3-bit indices (48 bits little-endian, pixel i at bits `3 * i`); decodes to
  *   one 8-bit channel
  *
- * The block-compressed texture formats of TNLChunk texture blocks
- * (insomniac-terrain.md, "Block coding"; field-notes.md, "BC decoding").
+ * The block-compressed image formats [func@Terrain.bc_decode_image] and
+ * [func@Terrain.bc_encode_image] read and write whole (TNLChunk texture
+ * blocks: insomniac-terrain.md, "Block coding"; field-notes.md, "BC
+ * decoding"). DDS surfaces decode BC2 and BC3 blocks too
+ * ([func@Terrain.bc3_decode_block]).
  */
 typedef enum
 {
@@ -43,6 +54,14 @@ typedef enum
 
 TERRAIN_AVAILABLE_IN_ALL
 void          terrain_bc1_decode_block  (const guint8        *block,
+                                         guint8              *rgba,
+                                         gsize                stride);
+TERRAIN_AVAILABLE_IN_ALL
+void          terrain_bc2_decode_block  (const guint8        *block,
+                                         guint8              *rgba,
+                                         gsize                stride);
+TERRAIN_AVAILABLE_IN_ALL
+void          terrain_bc3_decode_block  (const guint8        *block,
                                          guint8              *rgba,
                                          gsize                stride);
 TERRAIN_AVAILABLE_IN_ALL
