@@ -90,6 +90,39 @@ test_ranges_library (void)
     { 10.0, 1.0, 1e30 },
   };
 
+  /* Seeds of fuzz-builder-options (its input layout: scale, offset,
+   * spacing, error as doubles, depth, measure, 17 x 17 U16 samples). */
+  for (guint i = 0; i < G_N_ELEMENTS (cases) + 1; i++)
+    {
+      gdouble header[4] = { i < G_N_ELEMENTS (cases) ? cases[i].relief / 1000.0 : 0.5, 10.0,
+                            i < G_N_ELEMENTS (cases) ? cases[i].spacing : 2.0,
+                            i < G_N_ELEMENTS (cases) ? cases[i].error : 1.0 };
+      g_autoptr(GByteArray) seed = g_byte_array_new ();
+      const guint8 tail[2] = { (guint8) (i % 4 + 1), (guint8) (i & 1) };
+      g_autoptr(GBytes) bytes = NULL;
+
+      for (guint k = 0; k < 4; k++)
+        {
+          guint64 bits;
+          guint8 le[8];
+
+          memcpy (&bits, &header[k], 8);
+          for (guint b = 0; b < 8; b++)
+            le[b] = (guint8) (bits >> (8 * b));
+          g_byte_array_append (seed, le, 8);
+        }
+      g_byte_array_append (seed, tail, 2);
+      for (guint k = 0; k < 17 * 17; k++)
+        {
+          guint16 v = (guint16) (1000.0 * terrain_test_hills ((k % 17) / 16.0, (k / 17) / 16.0));
+          const guint8 le[2] = { (guint8) v, (guint8) (v >> 8) };
+
+          g_byte_array_append (seed, le, 2);
+        }
+      bytes = g_byte_array_free_to_bytes (g_steal_pointer (&seed));
+      terrain_test_dump_seed ("builder-options", bytes);
+    }
+
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(TerrainHeightfield) field = make_hills (33, cases[i].spacing, cases[i].relief);
