@@ -163,6 +163,45 @@ test_ranges_library (void)
   }
 }
 
+/* A steep terrain over a tiny spacing (1e-300 m, finite and positive, as
+ * fuzz-builder-options found) builds with unit normals: they were ∞/∞. */
+static void
+test_tiny_spacing (void)
+{
+  g_autoptr(TerrainHeightfield) field = make_hills (17, 1e-300, 1000.0);
+  g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+  g_autoptr(TerrainAtlasFile) atlas = NULL;
+  g_autoptr(GError) error = NULL;
+  gint toc;
+
+  terrain_atlas_builder_set_tree_depth (builder, 1);
+  atlas = terrain_atlas_builder_build (builder, NULL, &error);
+  g_assert_no_error (error);
+  toc = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  g_assert_cmpint (toc, >=, 0);
+  for (guint s = 0; s < terrain_atlas_toc_get_n_stubs (terrain_atlas_file_get_toc (atlas, toc)); s++)
+    {
+      g_autoptr(TerrainAtlasGeometry) geometry =
+        terrain_atlas_file_get_geometry (atlas, (guint) toc, s, &error);
+      const TerrainAtlasVertex *vertices;
+      guint n = 0;
+
+      g_assert_no_error (error);
+      vertices = terrain_atlas_geometry_get_vertices (geometry, &n);
+      g_assert_cmpuint (n, >, 0);
+      for (guint v = 0; v < n; v++)
+        {
+          const gfloat *f = (const gfloat *) &vertices[v];
+
+          for (guint k = 0; k < sizeof (TerrainAtlasVertex) / sizeof (gfloat); k++)
+            g_assert_true (isfinite (f[k]));
+          g_assert_cmpfloat_with_epsilon (vertices[v].normal[0] * vertices[v].normal[0] +
+                                          vertices[v].normal[1] * vertices[v].normal[1] +
+                                          vertices[v].normal[2] * vertices[v].normal[2], 1.0, 1e-4);
+        }
+    }
+}
+
 /* The CLI refuses each bad option with exit 64, naming it, and writes no
  * file (the corpus .ter of the issue when the corpus is there, a fixture
  * raw16 always). */
@@ -755,6 +794,7 @@ main (int   argc,
 
   g_test_add_func ("/Terrain/AtlasBuilderOptions/ranges", test_ranges_library);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/ranges-cli", test_ranges_cli);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/tiny-spacing", test_tiny_spacing);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-encode", test_dds_encode);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-texture-tree", test_dds_texture_tree);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/non-square-texture", test_non_square_texture);
