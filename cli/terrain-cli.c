@@ -868,6 +868,19 @@ terrain_cli_edit_run (TerrainCliEdit *self,
   return terrain_cli_edit_finish (self);
 }
 
+void
+terrain_cli_print_catalog_findings (TerrainFeatureCatalog *catalog)
+{
+  GPtrArray *issues = terrain_feature_catalog_get_issues (catalog);
+
+  for (guint i = 0; i < issues->len; i++)
+    {
+      g_autofree char *line = terrain_issue_to_string (g_ptr_array_index (issues, i));
+
+      g_printerr ("terrain: %s\n", line);
+    }
+}
+
 TerrainFeatureCatalog *
 terrain_cli_open_catalog (char              **archives,
                           TerrainGameFiles  **files_out)
@@ -891,6 +904,7 @@ terrain_cli_open_catalog (char              **archives,
   for (guint i = 0; i < warnings->len; i++)
     g_printerr ("terrain: %s\n", (const char *) g_ptr_array_index (warnings, i));
   terrain_feature_catalog_load_game_files (catalog, files, NULL, NULL);
+  terrain_cli_print_catalog_findings (catalog);
   if (files_out != NULL)
     *files_out = g_steal_pointer (&files);
   return g_steal_pointer (&catalog);

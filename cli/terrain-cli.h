@@ -64,6 +64,8 @@ int   terrain_command_ota              (int argc, char **argv);
 int   terrain_command_tnt              (int argc, char **argv);
 int   terrain_command_tnt_lint         (int argc, char **argv);
 int   terrain_command_tnt_preview      (int argc, char **argv);
+int   terrain_command_tnt_unpack       (int argc, char **argv);
+int   terrain_command_tnt_pack         (int argc, char **argv);
 int   terrain_command_build_atlas      (int argc, char **argv);
 int   terrain_command_convert_heightmap (int argc, char **argv);
 
@@ -108,6 +110,9 @@ void             terrain_cli_print_summary   (JsonNode      *node);
  * the game mounts them): the feature catalogue read from them, and the file
  * tree when @files_out is given. Warnings go to stderr; an unreadable PATH
  * prints its error and returns NULL. */
+/* Prints what loading feature definitions found (bad footprints, names
+ * defined twice, files skipped) to stderr, one line each. */
+void                   terrain_cli_print_catalog_findings (TerrainFeatureCatalog *catalog);
 TerrainFeatureCatalog *terrain_cli_open_catalog (char              **archives,
                                                  TerrainGameFiles  **files_out);
 

@@ -246,6 +246,7 @@ load_footprints (const char *command,
       for (guint i = 0; opt_features[i] != NULL; i++)
         if (!load_feature_definitions (footprints->catalog, opt_features[i]))
           return NULL;
+      terrain_cli_print_catalog_findings (footprints->catalog);
     }
 
   return g_steal_pointer (&footprints);
@@ -1416,6 +1417,9 @@ static const TerrainCliCommand tnt_commands[] = {
     terrain_command_tnt_lint },
   { "preview", N_("Render the map with feature sprites and start positions as PNG"),
     terrain_command_tnt_preview },
+  { "unpack", N_("Write the map as a folder of CSV, PNG and JSON files"),
+    terrain_command_tnt_unpack },
+  { "pack", N_("Rebuild a map from an unpacked folder"), terrain_command_tnt_pack },
 };
 
 static const char tnt_footer[] =
