@@ -33,6 +33,17 @@ static const GOptionEntry common_entries[] = {
   { NULL }
 };
 
+/* --heightmap-format, shared by every command that reads heights
+ * (terrain_cli_heightmap_format_entries()). */
+static char *heightmap_format_name;
+
+static const GOptionEntry heightmap_format_entries[] = {
+  { "heightmap-format", 0, 0, G_OPTION_ARG_STRING, &heightmap_format_name,
+    N_("Height source encoding: gray, terrain-rgb, terrarium, raw16, hgt, ter, tnt (default: "
+       "from the file)"), N_("FORMAT") },
+  { NULL }
+};
+
 static const GOptionEntry version_entries[] = {
   { "version", 0, 0, G_OPTION_ARG_NONE, &version_flag,
     N_("Print the program version and exit"), NULL },
@@ -93,6 +104,7 @@ terrain_cli_option_context (const char         *command,
    * inside one process (the fuzz-cli harness, a future shell) neither sees
    * the last run's --format nor leaks it. */
   g_clear_pointer (&format_name, g_free);
+  g_clear_pointer (&heightmap_format_name, g_free);
   version_flag = FALSE;
 
   g_option_context_set_summary (context, summary);
@@ -107,6 +119,34 @@ terrain_cli_option_context (const char         *command,
     g_option_context_add_main_entries (context, version_entries, GETTEXT_PACKAGE);
 
   return context;
+}
+
+/* The --heightmap-format entry, for a command's main entries or the
+ * heightmap option group of build-atlas and convert-heightmap: one option,
+ * one variable, one parser (terrain_cli_heightmap_format()). */
+const GOptionEntry *
+terrain_cli_heightmap_format_entries (void)
+{
+  return heightmap_format_entries;
+}
+
+/* The encoding --heightmap-format names (TERRAIN_HEIGHTMAP_AUTO when it was
+ * not given or is "auto"); FALSE, with a usage error, for an unknown name. */
+gboolean
+terrain_cli_heightmap_format (const char             *command,
+                              TerrainHeightmapFormat *format)
+{
+  *format = TERRAIN_HEIGHTMAP_AUTO;
+  if (heightmap_format_name == NULL)
+    return TRUE;
+  *format = terrain_heightmap_format_from_name (heightmap_format_name);
+  if (*format == TERRAIN_HEIGHTMAP_AUTO && g_ascii_strcasecmp (heightmap_format_name, "auto") != 0)
+    {
+      terrain_cli_usage_error (command, _("--heightmap-format takes gray, terrain-rgb, "
+                                          "terrarium, raw16, hgt, ter or tnt"));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -125,6 +165,26 @@ terrain_cli_parse (GOptionContext   *context,
     {
       terrain_cli_print_version ();
       exit (TERRAIN_EXIT_OK);
+    }
+  if (heightmap_format_name != NULL)
+    {
+      const char *prgname = g_get_prgname ();
+      TerrainHeightmapFormat heightmap_format;
+
+      /* "terrain COMMAND" (see terrain_cli_dispatch()). */
+      if (prgname != NULL && g_str_has_prefix (prgname, "terrain "))
+        prgname += strlen ("terrain ");
+      if (!terrain_cli_heightmap_format (prgname != NULL ? prgname : "terrain",
+                                         &heightmap_format))
+        return FALSE;
+      if (format_name != NULL && heightmap_format != TERRAIN_HEIGHTMAP_AUTO &&
+          terrain_format_from_name (format_name) != TERRAIN_FORMAT_HEIGHTMAP)
+        {
+          terrain_cli_usage_error (prgname != NULL ? prgname : "terrain",
+                                   _("--heightmap-format names how a heightmap is read; "
+                                     "give it without --format, or with --format heightmap"));
+          return FALSE;
+        }
     }
   return TRUE;
 }
@@ -260,6 +320,13 @@ terrain_cli_open_with_error (const char  *path,
                              GError     **error)
 {
   TerrainFormat format = TERRAIN_FORMAT_UNKNOWN;
+  TerrainHeightmapFormat heightmap_format = TERRAIN_HEIGHTMAP_AUTO;
+
+  /* Checked by terrain_cli_parse(). */
+  if (heightmap_format_name != NULL)
+    heightmap_format = terrain_heightmap_format_from_name (heightmap_format_name);
+  if (heightmap_format != TERRAIN_HEIGHTMAP_AUTO)
+    return terrain_document_load_heightmap_path (path, heightmap_format, NULL, NULL, error);
 
   if (format_name != NULL)
     {
@@ -294,6 +361,9 @@ terrain_cli_open (const char *path)
 
           g_printerr (_("terrain: hint: if it is a body without a magic number, name its format "
                         "with --format (one of: %s)\n"), names);
+          if (g_str_has_suffix (path, ".png") || g_str_has_suffix (path, ".PNG"))
+            g_printerr (_("terrain: hint: a colour PNG heightmap opens with --heightmap-format "
+                          "terrain-rgb, terrarium or gray\n"));
         }
     }
 
@@ -798,6 +868,19 @@ terrain_cli_edit_run (TerrainCliEdit *self,
   return terrain_cli_edit_finish (self);
 }
 
+void
+terrain_cli_print_catalog_findings (TerrainFeatureCatalog *catalog)
+{
+  GPtrArray *issues = terrain_feature_catalog_get_issues (catalog);
+
+  for (guint i = 0; i < issues->len; i++)
+    {
+      g_autofree char *line = terrain_issue_to_string (g_ptr_array_index (issues, i));
+
+      g_printerr ("terrain: %s\n", line);
+    }
+}
+
 TerrainFeatureCatalog *
 terrain_cli_open_catalog (char              **archives,
                           TerrainGameFiles  **files_out)
@@ -821,6 +904,7 @@ terrain_cli_open_catalog (char              **archives,
   for (guint i = 0; i < warnings->len; i++)
     g_printerr ("terrain: %s\n", (const char *) g_ptr_array_index (warnings, i));
   terrain_feature_catalog_load_game_files (catalog, files, NULL, NULL);
+  terrain_cli_print_catalog_findings (catalog);
   if (files_out != NULL)
     *files_out = g_steal_pointer (&files);
   return g_steal_pointer (&catalog);

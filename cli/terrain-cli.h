@@ -76,6 +76,12 @@ TerrainHeightfield *terrain_cli_load_heightfield      (const char            *co
                                                        const char            *path,
                                                        gboolean              *usage);
 
+/* --heightmap-format, one option and one parser for every command that
+ * reads heights (terrain-cli.c). */
+const GOptionEntry *terrain_cli_heightmap_format_entries (void);
+gboolean            terrain_cli_heightmap_format         (const char             *command,
+                                                          TerrainHeightmapFormat *format);
+
 GOptionContext  *terrain_cli_option_context  (const char    *command,
                                               const char    *parameters,
                                               const char    *summary,
@@ -102,6 +108,9 @@ void             terrain_cli_print_summary   (JsonNode      *node);
  * the game mounts them): the feature catalogue read from them, and the file
  * tree when @files_out is given. Warnings go to stderr; an unreadable PATH
  * prints its error and returns NULL. */
+/* Prints what loading feature definitions found (bad footprints, names
+ * defined twice, files skipped) to stderr, one line each. */
+void                   terrain_cli_print_catalog_findings (TerrainFeatureCatalog *catalog);
 TerrainFeatureCatalog *terrain_cli_open_catalog (char              **archives,
                                                  TerrainGameFiles  **files_out);
 

@@ -18,19 +18,15 @@
 
 static struct
 {
-  char *format;
   gdouble vertical_scale;
   gdouble vertical_offset;
   gdouble spacing;
   char *raw_size;
   gdouble nodata;
   char *fit;
-} heightmap = { NULL, 1.0, 0.0, 0.0, NULL, NAN, NULL };
+} heightmap = { 1.0, 0.0, 0.0, NULL, NAN, NULL };
 
 static const GOptionEntry heightmap_entries[] = {
-  { "heightmap-format", 0, 0, G_OPTION_ARG_STRING, &heightmap.format,
-    N_("Height source encoding: gray, terrain-rgb, terrarium, raw16, hgt, ter, tnt (default: "
-       "from the file)"), N_("FORMAT") },
   { "vertical-scale", 0, 0, G_OPTION_ARG_DOUBLE, &heightmap.vertical_scale,
     N_("Multiply grey or raw values (other sources: metres) by S (default 1)"), N_("S") },
   { "vertical-offset", 0, 0, G_OPTION_ARG_DOUBLE, &heightmap.vertical_offset,
@@ -55,6 +51,7 @@ terrain_cli_add_heightmap_options (GOptionContext *context)
   GOptionGroup *group = g_option_group_new ("heightmap", _("Heightmap options:"),
                                             _("Show heightmap options"), NULL, NULL);
 
+  g_option_group_add_entries (group, terrain_cli_heightmap_format_entries ());
   g_option_group_add_entries (group, heightmap_entries);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
   g_option_context_add_group (context, group);
@@ -92,17 +89,10 @@ terrain_cli_load_heightfield (const char *command,
   TerrainHeightfield *field;
 
   *usage = FALSE;
-  if (heightmap.format != NULL)
+  if (!terrain_cli_heightmap_format (command, &options->format))
     {
-      options->format = terrain_heightmap_format_from_name (heightmap.format);
-      if (options->format == TERRAIN_HEIGHTMAP_AUTO &&
-          g_ascii_strcasecmp (heightmap.format, "auto") != 0)
-        {
-          terrain_cli_usage_error (command, _("--heightmap-format takes gray, terrain-rgb, "
-                                              "terrarium, raw16, hgt, ter or tnt"));
-          *usage = TRUE;
-          return NULL;
-        }
+      *usage = TRUE;
+      return NULL;
     }
   if (!isfinite (heightmap.vertical_scale) || !isfinite (heightmap.vertical_offset) ||
       !isfinite (heightmap.spacing) || heightmap.spacing < 0)

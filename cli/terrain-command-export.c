@@ -46,6 +46,9 @@ terrain_command_export_image (int    argc,
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(GError) error = NULL;
 
+  /* A heightmap is read as build-atlas reads it. */
+  g_option_context_add_main_entries (context, terrain_cli_heightmap_format_entries (),
+                                     GETTEXT_PACKAGE);
   if (!terrain_cli_parse (context, &argc, &argv))
     return TERRAIN_EXIT_USAGE;
   if (argc != 3)
@@ -105,6 +108,9 @@ terrain_command_export_heightmap (int    argc,
   g_autoptr(TerrainImage) image = NULL;
   g_autoptr(GError) error = NULL;
 
+  /* A heightmap is read as build-atlas reads it. */
+  g_option_context_add_main_entries (context, terrain_cli_heightmap_format_entries (),
+                                     GETTEXT_PACKAGE);
   if (!terrain_cli_parse (context, &argc, &argv))
     return TERRAIN_EXIT_USAGE;
   if (argc != 3)

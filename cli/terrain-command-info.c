@@ -62,6 +62,9 @@ terrain_command_info (int    argc,
   g_autoptr(JsonBuilder) all = json_builder_new ();
   int status = TERRAIN_EXIT_OK;
 
+  /* A heightmap is read as build-atlas reads it. */
+  g_option_context_add_main_entries (context, terrain_cli_heightmap_format_entries (),
+                                     GETTEXT_PACKAGE);
   if (!terrain_cli_parse (context, &argc, &argv))
     return TERRAIN_EXIT_USAGE;
   if (argc < 2)

@@ -246,6 +246,7 @@ load_footprints (const char *command,
       for (guint i = 0; opt_features[i] != NULL; i++)
         if (!load_feature_definitions (footprints->catalog, opt_features[i]))
           return NULL;
+      terrain_cli_print_catalog_findings (footprints->catalog);
     }
 
   return g_steal_pointer (&footprints);

@@ -58,6 +58,9 @@ terrain_command_validate (int    argc,
   g_autoptr(TerrainCliProgress) progress = NULL;
   int status = TERRAIN_EXIT_OK;
 
+  /* A heightmap is read as build-atlas reads it. */
+  g_option_context_add_main_entries (context, terrain_cli_heightmap_format_entries (),
+                                     GETTEXT_PACKAGE);
   if (!terrain_cli_parse (context, &argc, &argv))
     return TERRAIN_EXIT_USAGE;
   if (argc < 2)

@@ -28,6 +28,8 @@ struct _TerrainEditorApplication
   TerrainPalette *palette;
   TerrainFeatureCatalog *catalog;
   char *palette_error;
+  /* --heightmap-format: how heightmaps open (the library's one reader). */
+  TerrainHeightmapFormat heightmap_format;
   gboolean recovery_offered;
 };
 
@@ -148,6 +150,47 @@ find_empty_window (TerrainEditorApplication *self)
     if (TERRAIN_EDITOR_IS_WINDOW (l->data) && terrain_editor_window_is_empty (l->data))
       return l->data;
   return NULL;
+}
+
+/* How plain heightmaps are read: --heightmap-format, or
+ * TERRAIN_HEIGHTMAP_AUTO to tell from the file as every command does. */
+TerrainHeightmapFormat
+terrain_editor_application_get_heightmap_format (TerrainEditorApplication *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), TERRAIN_HEIGHTMAP_AUTO);
+
+  return self->heightmap_format;
+}
+
+void
+terrain_editor_application_set_heightmap_format (TerrainEditorApplication *self,
+                                                 TerrainHeightmapFormat    format)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self));
+
+  self->heightmap_format = format;
+}
+
+/* --heightmap-format NAME, named as `terrain` names it
+ * (terrain_heightmap_format_from_name()). */
+static int
+terrain_editor_application_handle_local_options (GApplication *app,
+                                                 GVariantDict *options)
+{
+  TerrainEditorApplication *self = TERRAIN_EDITOR_APPLICATION (app);
+  const char *name = NULL;
+
+  if (g_variant_dict_lookup (options, "heightmap-format", "&s", &name))
+    {
+      self->heightmap_format = terrain_heightmap_format_from_name (name);
+      if (self->heightmap_format == TERRAIN_HEIGHTMAP_AUTO && g_ascii_strcasecmp (name, "auto") != 0)
+        {
+          g_printerr (_("terrain-editor: --heightmap-format takes gray, terrain-rgb, terrarium, "
+                        "raw16, hgt, ter or tnt\n"));
+          return 64;
+        }
+    }
+  return -1;
 }
 
 GtkWindow *
@@ -640,11 +683,17 @@ terrain_editor_application_class_init (TerrainEditorApplicationClass *klass)
   app_class->startup = terrain_editor_application_startup;
   app_class->activate = terrain_editor_application_activate;
   app_class->open = terrain_editor_application_open;
+  app_class->handle_local_options = terrain_editor_application_handle_local_options;
 }
 
 static void
 terrain_editor_application_init (TerrainEditorApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "heightmap-format", 0,
+                                 G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+                                 _("Read heightmaps as FORMAT: gray, terrain-rgb, terrarium, "
+                                   "raw16, hgt, ter, tnt (default: from the file)"),
+                                 _("FORMAT"));
 }
 
 TerrainEditorApplication *

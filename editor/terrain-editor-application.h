@@ -19,6 +19,9 @@ TerrainEditorApplication *terrain_editor_application_new          (GApplicationF
 GSettings                *terrain_editor_application_get_settings (TerrainEditorApplication  *self);
 TerrainPalette           *terrain_editor_application_get_palette  (TerrainEditorApplication  *self);
 TerrainFeatureCatalog    *terrain_editor_application_get_catalog  (TerrainEditorApplication  *self);
+TerrainHeightmapFormat    terrain_editor_application_get_heightmap_format (TerrainEditorApplication *self);
+void                      terrain_editor_application_set_heightmap_format (TerrainEditorApplication *self,
+                                                                           TerrainHeightmapFormat    format);
 GtkWindow                *terrain_editor_application_open_file    (TerrainEditorApplication  *self,
                                                                    GFile                     *file);
 const char               *terrain_editor_application_get_palette_error (TerrainEditorApplication *self);

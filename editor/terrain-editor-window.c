@@ -411,20 +411,45 @@ window_load_sibling_ota (GFile        *file,
   return NULL;
 }
 
+typedef struct
+{
+  GFile *file;
+  TerrainHeightmapFormat heightmap_format;
+} LoadRequest;
+
+static void
+load_request_free (LoadRequest *request)
+{
+  g_clear_object (&request->file);
+  g_free (request);
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  GFile *file = task_data;
+  LoadRequest *request = task_data;
+  GFile *file = request->file;
   g_autoptr(GError) error = NULL;
   g_autofree char *path = archive_spec (file);
   LoadResult *result = g_new0 (LoadResult, 1);
 
   /* A path is handed over as written so that ARCHIVE:path opens a map
-   * inside an HPI archive. */
-  if (path != NULL && !g_file_query_exists (file, cancellable))
+   * inside an HPI archive. A heightmap format given on the command line
+   * reads heightmaps as `terrain info --heightmap-format` does. */
+  if (request->heightmap_format != TERRAIN_HEIGHTMAP_AUTO)
+    {
+      g_autofree char *spec = path != NULL ? g_strdup (path) : g_file_get_uri (file);
+
+      result->document = terrain_document_load_heightmap_path (spec, request->heightmap_format,
+                                                               NULL, cancellable, &error);
+      if (result->document != NULL && terrain_document_get_file (result->document) == NULL &&
+          g_file_query_exists (file, cancellable))
+        terrain_document_set_file (result->document, file);
+    }
+  else if (path != NULL && !g_file_query_exists (file, cancellable))
     result->document = terrain_document_load_path (path, TERRAIN_FORMAT_UNKNOWN, NULL, cancellable, &error);
   else
     result->document = terrain_document_load (file, NULL, cancellable, &error);
@@ -456,7 +481,7 @@ load_done (GObject      *source,
   TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (source);
   g_autoptr(GError) error = NULL;
   LoadResult *result = g_task_propagate_pointer (G_TASK (async_result), &error);
-  GFile *file = g_task_get_task_data (G_TASK (async_result));
+  GFile *file = ((LoadRequest *) g_task_get_task_data (G_TASK (async_result)))->file;
 
   if (result == NULL)
     {
@@ -518,7 +543,17 @@ terrain_editor_window_load (TerrainEditorWindow *self,
 
   task = g_task_new (self, self->cancellable, load_done, NULL);
   g_task_set_source_tag (task, terrain_editor_window_load);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  {
+    GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+    LoadRequest *request = g_new0 (LoadRequest, 1);
+
+    request->file = g_object_ref (file);
+    request->heightmap_format =
+      TERRAIN_EDITOR_IS_APPLICATION (app)
+        ? terrain_editor_application_get_heightmap_format (TERRAIN_EDITOR_APPLICATION (app))
+        : TERRAIN_HEIGHTMAP_AUTO;
+    g_task_set_task_data (task, request, (GDestroyNotify) load_request_free);
+  }
   g_task_run_in_thread (task, load_thread);
 }
 

@@ -480,6 +480,130 @@ test_colour_heightmaps (void)
     }
 }
 
+/* One heightmap reader everywhere: a Terrain-RGB or Terrarium PNG is
+ * detected without --format (format detection, the document, the
+ * heightfield sources give the same heights), a picture that is neither is
+ * refused naming --heightmap-format, and a named encoding is read as named
+ * by every command (`info`, `export-heightmap`, `build-atlas`), never as a
+ * grey luminance. Before, `terrain info` said "not a file format libterrain
+ * recognises" and the heightfield sources refused what the document read. */
+static void
+test_one_heightmap_reader (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr(GBytes) png = encoded_hills_png (k);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TerrainDocument) document = NULL;
+      g_autoptr(TerrainHeightfield) field = NULL;
+      g_autoptr(TerrainHeightmapDocument) named = NULL;
+      g_autofree char *name = g_strdup_printf ("hills-%u.png", k);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *out = g_build_filename (dir, "out.png", NULL);
+      g_autofree char *atlas = g_build_filename (dir, "out.atlas", NULL);
+
+      g_assert_true (g_file_set_contents (path, g_bytes_get_data (png, NULL),
+                                          (gssize) g_bytes_get_size (png), NULL));
+      document = terrain_document_load_bytes (png, name, TERRAIN_FORMAT_UNKNOWN, NULL, &error);
+      field = terrain_heightfield_new_from_bytes (png, name, NULL, error == NULL ? &error : NULL);
+      if (k == 2)
+        {
+          g_auto(TerrainTestCliResult) info = terrain_test_run_cli (NULL, "info", path, NULL);
+          g_auto(TerrainTestCliResult) build =
+            terrain_test_run_cli (NULL, "build-atlas", path, "-o", atlas, NULL);
+          g_auto(TerrainTestCliResult) named_info =
+            terrain_test_run_cli (NULL, "info", "--heightmap-format", "terrain-rgb", path, NULL);
+
+          g_assert_cmpint (terrain_format_detect (png, name), ==, TERRAIN_FORMAT_UNKNOWN);
+          g_assert_null (document);
+          g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_UNKNOWN_FORMAT);
+          g_clear_error (&error);
+          /* The sources refuse it as the document does: no grey guess. */
+          field = terrain_heightfield_new_from_bytes (png, name, NULL, &error);
+          g_assert_null (field);
+          g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+          g_assert_nonnull (strstr (error->message, "--heightmap-format"));
+          g_assert_cmpint (info.status, ==, 2);
+          g_assert_nonnull (strstr (info.err, "--heightmap-format"));
+          g_assert_cmpint (build.status, ==, 2);
+          g_assert_nonnull (strstr (build.err, "--heightmap-format"));
+          /* Named, it is read as named. */
+          g_assert_cmpint (named_info.status, ==, 0);
+          g_assert_nonnull (strstr (named_info.out, "encoding: terrain-rgb"));
+          continue;
+        }
+
+      g_assert_no_error (error);
+      g_assert_cmpint (terrain_format_detect (png, name), ==, TERRAIN_FORMAT_HEIGHTMAP);
+      g_assert_true (TERRAIN_IS_HEIGHTMAP_DOCUMENT (document));
+      g_assert_nonnull (field);
+      {
+        TerrainHeightfield *shown =
+          terrain_heightmap_document_decode_heightfield (TERRAIN_HEIGHTMAP_DOCUMENT (document),
+                                                         &error);
+
+        g_assert_no_error (error);
+        for (guint y = 0; y < 64; y += 5)
+          for (guint x = 0; x < 64; x += 3)
+            g_assert_cmpfloat (terrain_heightfield_get_sample (shown, x, y), ==,
+                               terrain_heightfield_get_sample (field, x, y));
+      }
+
+      /* Named gray, a colour image is refused, naming the option. */
+      named = terrain_heightmap_document_new_for_format (png, TERRAIN_HEIGHTMAP_GRAY, NULL, &error);
+      g_assert_null (named);
+      g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+      g_assert_nonnull (strstr (error->message, "--heightmap-format"));
+      g_clear_error (&error);
+      /* Named as the other encoding, it is read that way. */
+      named = terrain_heightmap_document_new_for_format (png, k == 0 ? TERRAIN_HEIGHTMAP_TERRARIUM
+                                                                     : TERRAIN_HEIGHTMAP_TERRAIN_RGB,
+                                                         NULL, &error);
+      g_assert_no_error (error);
+      {
+        g_autoptr(JsonNode) node = terrain_document_describe (TERRAIN_DOCUMENT (named));
+
+        g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "encoding"),
+                         ==, k == 0 ? "terrarium" : "terrain-rgb");
+      }
+
+      {
+        g_auto(TerrainTestCliResult) info = terrain_test_run_cli (NULL, "info", path, NULL);
+        g_auto(TerrainTestCliResult) other =
+          terrain_test_run_cli (NULL, "info", "--heightmap-format",
+                                k == 0 ? "terrarium" : "terrain-rgb", path, NULL);
+        g_auto(TerrainTestCliResult) gray =
+          terrain_test_run_cli (NULL, "export-heightmap", "--heightmap-format", "gray", path, out,
+                                NULL);
+        g_auto(TerrainTestCliResult) export =
+          terrain_test_run_cli (NULL, "export-heightmap", path, out, NULL);
+        g_auto(TerrainTestCliResult) bad =
+          terrain_test_run_cli (NULL, "info", "--heightmap-format", "nonsense", path, NULL);
+        g_auto(TerrainTestCliResult) both =
+          terrain_test_run_cli (NULL, "info", "--format", "tnt", "--heightmap-format", "gray",
+                                path, NULL);
+        g_auto(TerrainTestCliResult) build =
+          terrain_test_run_cli (NULL, "build-atlas", path, "-o", atlas, "-q", NULL);
+
+        g_assert_cmpint (info.status, ==, 0);
+        g_assert_nonnull (strstr (info.out, k == 0 ? "encoding: terrain-rgb"
+                                                   : "encoding: terrarium"));
+        g_assert_cmpint (other.status, ==, 0);
+        g_assert_nonnull (strstr (other.out, k == 0 ? "encoding: terrarium"
+                                                    : "encoding: terrain-rgb"));
+        g_assert_cmpint (gray.status, ==, 2);
+        g_assert_nonnull (strstr (gray.err, "--heightmap-format"));
+        g_assert_cmpint (export.status, ==, 0);
+        g_assert_cmpint (bad.status, ==, 64);
+        g_assert_cmpint (both.status, ==, 64);
+        g_assert_cmpint (build.status, ==, 0);
+      }
+    }
+  remove_tmp_dir (dir);
+}
+
 /* The corpus Terrain-RGB tile through the CLI: metres in info, the summit
  * the highest value of the exported heights. */
 static void
@@ -499,9 +623,14 @@ test_colour_heightmaps_corpus (gconstpointer data)
   const guint16 *p;
   guint16 top = 0;
 
+  g_auto(TerrainTestCliResult) detected = terrain_test_run_cli (NULL, "info", path, NULL);
+
   g_assert_cmpint (info.status, ==, 0);
   g_assert_nonnull (strstr (info.out, "encoding: terrain-rgb"));
   g_assert_nonnull (strstr (info.out, "height_units: metres"));
+  /* Without --format too: the file says what it is. */
+  g_assert_cmpint (detected.status, ==, 0);
+  g_assert_nonnull (strstr (detected.out, "encoding: terrain-rgb"));
   g_assert_cmpint (export.status, ==, 0);
   g_assert_no_error (error);
   heights = terrain_image_load_png_bytes (bytes, &error);
@@ -597,6 +726,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-texture-tree", test_dds_texture_tree);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/non-square-texture", test_non_square_texture);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/colour-heightmaps", test_colour_heightmaps);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/one-heightmap-reader", test_one_heightmap_reader);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/report", test_report);
   {
     const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");

@@ -49,7 +49,7 @@ complete_line()
     fi
 }
 
-echo "1..16"
+echo "1..19"
 complete_line _terrain "terrain va" validate
 complete_line _terrain "terrain " info validate roundtrip tnt atlas hpi ota model insomniac
 complete_line _terrain "terrain tnt fe" features
@@ -62,6 +62,9 @@ complete_line _terrain "terrain info --js" --json
 complete_line _terrain "terrain validate --" --json --quiet --format= --help --version
 complete_line _terrain "terrain info --format " tnt sct atlas
 complete_line _terrain "terrain info --format=a" atlas
+complete_line _terrain "terrain info --heightmap-" --heightmap-format=
+complete_line _terrain "terrain export-heightmap --heightmap-format " gray terrain-rgb terrarium raw16
+complete_line _terrain "terrain build-atlas --heightmap-format=terr" terrain-rgb terrarium
 complete_line _terrain "terrain tnt heights brush --mode " raise lower smooth flatten set
 complete_line _terrain "terrain hpi pack --compression " zlib lz77 none
 complete_line _terrain_thumbnailer "terrain-thumbnailer -" --size= --palette= --version

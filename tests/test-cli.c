@@ -448,6 +448,19 @@ test_tnt_features (Fixture       *fixture,
     map = load_map (out);
     g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 3, 2), ==,
                       TERRAIN_TNT_FEATURE_FRINGE);
+
+    /* What the catalogue finds in the definitions is said, file and line:
+     * a footprint that is not one, a name defined twice. */
+    g_assert_true (g_file_set_contents (tdf, "[BadRock]\n{\n  footprintx=0; footprintz=abc;\n}\n"
+                                        "[badrock]\n{\n  footprintx=2; footprintz=2;\n}\n",
+                                        -1, &error));
+    r = terrain_test_run_cli (NULL, "tnt", "features", "list", out, "--features", folder, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.err, "rocks.tdf"));
+    g_assert_nonnull (strstr (r.err, "line 3: feature [BadRock]: footprintx=0 is not a footprint"));
+    g_assert_nonnull (strstr (r.err, "footprintz=abc is not a footprint"));
+    g_assert_nonnull (strstr (r.err, "[badrock] is defined again"));
+    terrain_test_cli_result_clear (&r);
     g_unlink (tdf);
     g_rmdir (folder);
   }

@@ -40,19 +40,31 @@ close_window (TerrainEditorWindow *window)
   iterate (50);
 }
 
+/* What the widget drew in its last frame. A widget that queued a redraw
+ * has no picture until its next frame (GtkWidgetPaintable is empty until
+ * then), which on a loaded machine can come later than the caller's
+ * iterate (): wait for that frame, up to 10 s. */
 GdkTexture *
 render_widget (GtkWidget *widget)
 {
   GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   g_autoptr(GskRenderNode) node = NULL;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   GdkTexture *texture;
 
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
+  for (;;)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL || g_get_monotonic_time () > deadline)
+        break;
+      iterate (20);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_object_unref (paintable);

@@ -902,6 +902,54 @@ test_open_format (gconstpointer data)
   remove_dir (dir);
 }
 
+/* The editor opens heightmaps through the library's one reader with the
+ * encoding `terrain-editor --heightmap-format` names: the same PNG is
+ * Terrain-RGB by detection and Terrarium when named so. */
+static void
+test_open_heightmap_format (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-editor-heightmap-XXXXXX", &error);
+  g_autoptr(TerrainImage) image = terrain_image_new (TERRAIN_IMAGE_RGBA8, 33, 33, NULL);
+  guint8 *p = terrain_image_get_data (image, NULL);
+  gsize stride = terrain_image_get_stride (image);
+  g_autoptr(GBytes) png = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  g_assert_no_error (error);
+  /* Terrain-RGB: R 1, heights rising with G and B. */
+  for (guint y = 0; y < 33; y++)
+    for (guint x = 0; x < 33; x++)
+      {
+        guint8 *q = p + y * stride + 4 * x;
+
+        q[0] = 1, q[1] = (guint8) (x * 7), q[2] = (guint8) (y * 7), q[3] = 255;
+      }
+  png = terrain_image_save_png_bytes (image, &error);
+  g_assert_no_error (error);
+  file = write_file (dir, "encoded.png", png, g_bytes_get_size (png));
+
+  for (guint named = 0; named < 2; named++)
+    {
+      TerrainEditorWindow *window;
+      TerrainDocument *document;
+      g_autoptr(JsonNode) node = NULL;
+
+      terrain_editor_application_set_heightmap_format (app, named ? TERRAIN_HEIGHTMAP_TERRARIUM
+                                                                  : TERRAIN_HEIGHTMAP_AUTO);
+      window = open_through_app (file);
+      document = terrain_editor_window_get_document (window);
+      g_assert_true (TERRAIN_IS_HEIGHTMAP_DOCUMENT (document));
+      g_assert_true (g_file_equal (terrain_editor_window_get_file (window), file));
+      node = terrain_document_describe (document);
+      g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "encoding"), ==,
+                       named ? "terrarium" : "terrain-rgb");
+      close_window (window);
+    }
+  terrain_editor_application_set_heightmap_format (app, TERRAIN_HEIGHTMAP_AUTO);
+  remove_dir (dir);
+}
+
 static const FormatCase tnt_member_case = {
   "hpi-member", "small.tnt", build_tnt, TERRAIN_FORMAT_TNT, TNT_TOOLS, TRUE
 };
@@ -1380,6 +1428,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/Editor/build-atlas-cancel", test_build_atlas_cancel);
   g_test_add_func ("/Terrain/Editor/shortcuts", test_shortcuts);
   g_test_add_func ("/Terrain/Editor/open/hpi-member", test_open_archive_member);
+  g_test_add_func ("/Terrain/Editor/open/heightmap-format", test_open_heightmap_format);
   g_test_add_func ("/Terrain/Editor/atlas-structure", test_atlas_structure);
   g_test_add_func ("/Terrain/Editor/overlay-toggles", test_overlay_toggles);
   for (guint i = 0; i < G_N_ELEMENTS (format_cases); i++)

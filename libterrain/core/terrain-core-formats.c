@@ -14,18 +14,28 @@
 #include "terrain-heightmap-document-private.h"
 #include "terrain-image.h"
 
-/* Greyscale PNGs by their signature and IHDR: the only heightmaps that
+/* Greyscale PNGs by their signature and IHDR, and colour PNGs whose pixels
+ * are unmistakably Terrain-RGB or Terrarium heights: the heightmaps that
  * identify themselves. */
 static TerrainFormatMatch
 match_heightmap (const guint8 *data,
                  gsize         size)
 {
-  return terrain_heightmap_shape (data, size) == HEIGHTMAP_SHAPE_GRAY_PNG
-           ? TERRAIN_FORMAT_MATCH_STRONG
-           : TERRAIN_FORMAT_MATCH_NONE;
+  switch (terrain_heightmap_shape (data, size))
+    {
+    case HEIGHTMAP_SHAPE_GRAY_PNG:
+      return TERRAIN_FORMAT_MATCH_STRONG;
+    case HEIGHTMAP_SHAPE_PNG:
+      /* A colour PNG whose first rows are Terrain-RGB or Terrarium heights
+       * (opening scans every pixel and refuses it if the rest is not). */
+      return terrain_heightmap_sniff_colour_png (data, size) ? TERRAIN_FORMAT_MATCH_STRONG
+                                                             : TERRAIN_FORMAT_MATCH_NONE;
+    default:
+      return TERRAIN_FORMAT_MATCH_NONE;
+    }
 }
 
-/* A colour .png, an .hgt of another size than an SRTM tile's or a .raw that
+/* A colour .png that is no encoded heightmap (a texture), an .hgt of another size than an SRTM tile's or a .raw that
  * is no square of 16-bit samples (a camera's raw photo, an 8-bit grid) is
  * not taken for a heightmap. */
 static gboolean
@@ -36,7 +46,7 @@ fits_heightmap (const guint8 *data,
   HeightmapShape shape = terrain_heightmap_shape (data, size);
 
   if (g_str_equal (extension, "png"))
-    return shape == HEIGHTMAP_SHAPE_GRAY_PNG;
+    return match_heightmap (data, size) == TERRAIN_FORMAT_MATCH_STRONG;
   if (g_str_equal (extension, "hgt"))
     return shape == HEIGHTMAP_SHAPE_SRTM;
   return shape == HEIGHTMAP_SHAPE_SRTM || shape == HEIGHTMAP_SHAPE_SQUARE16;
@@ -53,7 +63,7 @@ load_heightmap (GBytes               *bytes,
 static const TerrainFormatInfo core_formats[] = {
   /* Greyscale PNGs by magic; SRTM tiles and raw16 grids by extension and
    * size. */
-  { TERRAIN_FORMAT_HEIGHTMAP, "heightmap", "Heightmap (greyscale PNG, SRTM or raw16)",
+  { TERRAIN_FORMAT_HEIGHTMAP, "heightmap", "Heightmap (greyscale, Terrain-RGB or Terrarium PNG, SRTM or raw16)",
     (const char * const[]) { "png", "hgt", "raw", "r16", NULL },
     match_heightmap, load_heightmap, fits_heightmap, NULL },
 };
@@ -80,12 +90,16 @@ read_png (GBytes                           *bytes,
   return terrain_heightfield_new_from_image (image, format, options, error);
 }
 
+/* A PNG found by its signature (the options say AUTO) is read by what its
+ * pixels are, as every heightmap reader does; one named gray must be grey. */
 static TerrainHeightfield *
 read_gray (GBytes                           *bytes,
            const TerrainHeightfieldOptions  *options,
            GError                          **error)
 {
-  return read_png (bytes, TERRAIN_HEIGHTMAP_GRAY, options, error);
+  return read_png (bytes, options->format == TERRAIN_HEIGHTMAP_AUTO ? TERRAIN_HEIGHTMAP_AUTO
+                                                                     : TERRAIN_HEIGHTMAP_GRAY,
+                   options, error);
 }
 
 static TerrainHeightfield *
@@ -104,20 +118,22 @@ read_terrarium (GBytes                           *bytes,
   return read_png (bytes, TERRAIN_HEIGHTMAP_TERRARIUM, options, error);
 }
 
-/* A PNG's signature or `.png` means greyscale: the RGB encodings must be
- * named, since any colour image could be one. */
+/* A PNG's signature or `.png` means a PNG heightmap whose pixels say how it
+ * is encoded (grey, or Terrain-RGB or Terrarium where that is unambiguous);
+ * the RGB encodings can also be named. */
 static const TerrainHeightSourceInfo core_height_sources[] = {
   { TERRAIN_HEIGHTMAP_GRAY, (const char * const[]) { "gray", "grey", "png", NULL },
-    (const char * const[]) { "png", NULL }, match_png, read_gray },
+    (const char * const[]) { "png", NULL }, match_png, read_gray, TERRAIN_FORMAT_UNKNOWN },
   { TERRAIN_HEIGHTMAP_TERRAIN_RGB, (const char * const[]) { "terrain-rgb", "mapbox", NULL },
-    NULL, NULL, read_terrain_rgb },
+    NULL, NULL, read_terrain_rgb, TERRAIN_FORMAT_UNKNOWN },
   { TERRAIN_HEIGHTMAP_TERRARIUM, (const char * const[]) { "terrarium", NULL },
-    NULL, NULL, read_terrarium },
+    NULL, NULL, read_terrarium, TERRAIN_FORMAT_UNKNOWN },
   { TERRAIN_HEIGHTMAP_RAW16, (const char * const[]) { "raw16", "raw", "r16", NULL },
     (const char * const[]) { "raw", "r16", "r16le", NULL }, NULL,
-    terrain_heightfield_new_from_raw16 },
+    terrain_heightfield_new_from_raw16, TERRAIN_FORMAT_UNKNOWN },
   { TERRAIN_HEIGHTMAP_HGT, (const char * const[]) { "hgt", "srtm", NULL },
-    (const char * const[]) { "hgt", NULL }, NULL, terrain_heightfield_new_from_hgt },
+    (const char * const[]) { "hgt", NULL }, NULL, terrain_heightfield_new_from_hgt,
+    TERRAIN_FORMAT_UNKNOWN },
 };
 
 const TerrainFormatFamily terrain_core_format_family = {

@@ -14,6 +14,8 @@
 #include "terrain-enums.h"
 #include "terrain-error.h"
 #include "terrain-format-private.h"
+#include "terrain-heightfield-private.h"
+#include "terrain-heightmap-document.h"
 #include "terrain-io.h"
 #include "terrain-issue.h"
 
@@ -293,6 +295,60 @@ terrain_document_load_bytes (GBytes               *bytes,
   return document;
 }
 
+/* Loads @bytes as terrain_document_load_bytes() does, or, when
+ * @heightmap_format names a height source, as that source: a document
+ * format of its own (.ter, .tnt) or a plain heightmap read in that
+ * encoding. */
+static TerrainDocument *
+load_bytes_with_heightmap (GBytes                 *bytes,
+                           const char             *filename,
+                           TerrainFormat           format,
+                           TerrainHeightmapFormat  heightmap_format,
+                           const TerrainLimits    *limits,
+                           GError                **error)
+{
+  TerrainFormat own;
+  GError *local = NULL;
+  TerrainDocument *document;
+
+  if (heightmap_format == TERRAIN_HEIGHTMAP_AUTO)
+    return terrain_document_load_bytes (bytes, filename, format, limits, error);
+  own = terrain_heightmap_format_get_document_format (heightmap_format);
+  if (own != TERRAIN_FORMAT_UNKNOWN)
+    return terrain_document_load_bytes (bytes, filename, own, limits, error);
+
+  document = TERRAIN_DOCUMENT (terrain_heightmap_document_new_for_format (bytes, heightmap_format,
+                                                                          limits, &local));
+  terrain_error_ensure_utf8 (&local);
+  if (local != NULL)
+    g_propagate_error (error, local);
+  return document;
+}
+
+static TerrainDocument *
+load_file (GFile                  *file,
+           TerrainFormat           format,
+           TerrainHeightmapFormat  heightmap_format,
+           const TerrainLimits    *limits,
+           GCancellable           *cancellable,
+           GError                **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = NULL;
+  TerrainDocument *document;
+
+  bytes = terrain_file_load_bytes (file, cancellable, error);
+  if (bytes == NULL)
+    return NULL;
+
+  name = g_file_get_basename (file);
+  document = load_bytes_with_heightmap (bytes, name, format, heightmap_format, limits, error);
+  if (document != NULL)
+    terrain_document_set_file (document, file);
+
+  return document;
+}
+
 /**
  * terrain_document_load:
  * @file: the file to open
@@ -338,22 +394,9 @@ terrain_document_load_as (GFile                *file,
                           GCancellable         *cancellable,
                           GError              **error)
 {
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *name = NULL;
-  TerrainDocument *document;
-
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  bytes = terrain_file_load_bytes (file, cancellable, error);
-  if (bytes == NULL)
-    return NULL;
-
-  name = g_file_get_basename (file);
-  document = terrain_document_load_bytes (bytes, name, format, limits, error);
-  if (document != NULL)
-    terrain_document_set_file (document, file);
-
-  return document;
+  return load_file (file, format, TERRAIN_HEIGHTMAP_AUTO, limits, cancellable, error);
 }
 
 /* Opens @inner inside the archive @container. */
@@ -361,6 +404,7 @@ static TerrainDocument *
 load_member (GFile                *container,
              const char           *inner,
              TerrainFormat         format,
+             TerrainHeightmapFormat heightmap_format,
              const TerrainLimits  *limits,
              GCancellable         *cancellable,
              GError              **error)
@@ -395,8 +439,8 @@ load_member (GFile                *container,
   base = strrchr (inner, '/');
   if (base == NULL || strrchr (inner, '\\') > base)
     base = strrchr (inner, '\\');
-  return terrain_document_load_bytes (member, base != NULL ? base + 1 : inner, format, limits,
-                                      error);
+  return load_bytes_with_heightmap (member, base != NULL ? base + 1 : inner, format,
+                                    heightmap_format, limits, error);
 }
 
 /**
@@ -422,16 +466,15 @@ load_member (GFile                *container,
  *   part before `:` is a file but not an archive, or the archive's or the
  *   loader's error
  */
-TerrainDocument *
-terrain_document_load_path (const char           *spec,
-                            TerrainFormat         format,
-                            const TerrainLimits  *limits,
-                            GCancellable         *cancellable,
-                            GError              **error)
+static TerrainDocument *
+load_path (const char             *spec,
+           TerrainFormat           format,
+           TerrainHeightmapFormat  heightmap_format,
+           const TerrainLimits    *limits,
+           GCancellable           *cancellable,
+           GError                **error)
 {
   g_autoptr(GFile) file = NULL;
-
-  g_return_val_if_fail (spec != NULL, NULL);
 
   file = g_file_new_for_commandline_arg (spec);
   if (strchr (spec, ':') != NULL && !g_file_query_exists (file, cancellable))
@@ -446,11 +489,57 @@ terrain_document_load_path (const char           *spec,
           container = g_file_new_for_commandline_arg (prefix);
           if (g_file_query_file_type (container, G_FILE_QUERY_INFO_NONE, cancellable) ==
               G_FILE_TYPE_REGULAR)
-            return load_member (container, colon + 1, format, limits, cancellable, error);
+            return load_member (container, colon + 1, format, heightmap_format, limits,
+                                cancellable, error);
         }
     }
 
-  return terrain_document_load_as (file, format, limits, cancellable, error);
+  return load_file (file, format, heightmap_format, limits, cancellable, error);
+}
+
+TerrainDocument *
+terrain_document_load_path (const char           *spec,
+                            TerrainFormat         format,
+                            const TerrainLimits  *limits,
+                            GCancellable         *cancellable,
+                            GError              **error)
+{
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  return load_path (spec, format, TERRAIN_HEIGHTMAP_AUTO, limits, cancellable, error);
+}
+
+/**
+ * terrain_document_load_heightmap_path:
+ * @spec: a file's path or URI, or `ARCHIVE:path/inside`, as for
+ *   [func@Terrain.Document.load_path]
+ * @heightmap_format: how the file's heights are encoded, or
+ *   %TERRAIN_HEIGHTMAP_AUTO to detect the format as
+ *   [func@Terrain.Document.load_path] does
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Opens a file as the height source @heightmap_format names, the way
+ * `build-atlas --heightmap-format` reads it, so that `terrain info`,
+ * `export-heightmap` and the editor show the heights the builder uses: a
+ * Torque `.ter` or TA `.tnt` as that document, any other source as a
+ * [class@Terrain.HeightmapDocument] read in that encoding
+ * ([ctor@Terrain.HeightmapDocument.new_for_format]).
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with a
+ *   %TERRAIN_ERROR set
+ */
+TerrainDocument *
+terrain_document_load_heightmap_path (const char             *spec,
+                                      TerrainHeightmapFormat  heightmap_format,
+                                      const TerrainLimits    *limits,
+                                      GCancellable           *cancellable,
+                                      GError                **error)
+{
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  return load_path (spec, TERRAIN_FORMAT_UNKNOWN, heightmap_format, limits, cancellable, error);
 }
 
 /**

@@ -14,6 +14,7 @@
 
 #include "terrain-version.h"
 #include "terrain-format.h"
+#include "terrain-heightfield.h"
 #include "terrain-image.h"
 #include "terrain-limits.h"
 #include "terrain-render-options.h"
@@ -80,6 +81,12 @@ TerrainDocument *terrain_document_load_path     (const char           *spec,
                                                  const TerrainLimits  *limits,
                                                  GCancellable         *cancellable,
                                                  GError              **error);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainDocument *terrain_document_load_heightmap_path (const char             *spec,
+                                                       TerrainHeightmapFormat  heightmap_format,
+                                                       const TerrainLimits    *limits,
+                                                       GCancellable           *cancellable,
+                                                       GError                **error);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainDocument *terrain_document_load_bytes    (GBytes               *bytes,
                                                  const char           *filename,

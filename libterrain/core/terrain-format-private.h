@@ -68,6 +68,10 @@ typedef struct
   TerrainHeightfield *(*read) (GBytes                           *bytes,
                                const TerrainHeightfieldOptions  *options,
                                GError                          **error);
+  /* The document format a file of this source opens as when it is named
+   * (`terrain info --heightmap-format ter`), or %TERRAIN_FORMAT_UNKNOWN for
+   * plain heightmaps (a TerrainHeightmapDocument). */
+  TerrainFormat document_format;
 } TerrainHeightSourceInfo;
 
 /* What one family folder contributes. */

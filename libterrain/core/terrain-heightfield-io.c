@@ -14,6 +14,7 @@
 #include "terrain-error.h"
 #include "terrain-io.h"
 #include "terrain-format-private.h"
+#include "terrain-image-private.h"
 
 /* SRTM void marker (big-endian S16). */
 #define HGT_VOID (-32768)
@@ -74,6 +75,150 @@ gdouble
 terrain_decode_terrarium (const guint8 *rgb)
 {
   return rgb[0] * 256.0 + rgb[1] + rgb[2] / 256.0 - 32768.0;
+}
+
+/* What a colour PNG's pixels say of its encoding (terrain-heightfield-private.h).
+ * Earth's heights (−11 km to 9 km) need R of 0 to 2 in Terrain-RGB and 85 to
+ * 163 in Terrarium, so the two never overlap; and real terrain is continuous
+ * in its encoding, while a picture read in the wrong one jumps by an R step
+ * (6553.6 m in Terrain-RGB, 256 m in Terrarium) where its red changes: the
+ * largest step between row neighbours must stay under half of that. */
+#define TERRAIN_RGB_MAX_STEP 3276.8
+#define TERRARIUM_MAX_STEP   128.0
+
+void
+terrain_colour_scan_init (TerrainColourScan *scan)
+{
+  *scan = (TerrainColourScan) { TRUE, 255, 0, 0.0, 0.0, INFINITY, -INFINITY, INFINITY,
+                                -INFINITY, 0 };
+}
+
+void
+terrain_colour_scan_row (TerrainColourScan *scan,
+                         const guint8      *pixels,
+                         guint              n_pixels)
+{
+  for (guint x = 0; x < n_pixels; x++)
+    {
+      const guint8 *p = pixels + 4 * (gsize) x;
+      gdouble rgb = terrain_decode_terrain_rgb (p), terrarium = terrain_decode_terrarium (p);
+
+      scan->grey = scan->grey && p[0] == p[1] && p[1] == p[2];
+      scan->r_min = MIN (scan->r_min, p[0]);
+      scan->r_max = MAX (scan->r_max, p[0]);
+      scan->rgb_lo = MIN (scan->rgb_lo, rgb);
+      scan->rgb_hi = MAX (scan->rgb_hi, rgb);
+      scan->terrarium_lo = MIN (scan->terrarium_lo, terrarium);
+      scan->terrarium_hi = MAX (scan->terrarium_hi, terrarium);
+      if (x > 0)
+        {
+          scan->rgb_jump = MAX (scan->rgb_jump, fabs (rgb - terrain_decode_terrain_rgb (p - 4)));
+          scan->terrarium_jump = MAX (scan->terrarium_jump,
+                                      fabs (terrarium - terrain_decode_terrarium (p - 4)));
+        }
+    }
+  scan->n_pixels += n_pixels;
+}
+
+static const char *
+colour_format_name (TerrainHeightmapFormat format)
+{
+  return format == TERRAIN_HEIGHTMAP_TERRAIN_RGB ? "Terrain-RGB" :
+         format == TERRAIN_HEIGHTMAP_TERRARIUM ? "Terrarium" : "gray";
+}
+
+gboolean
+terrain_colour_scan_finish (const TerrainColourScan  *scan,
+                            TerrainHeightmapFormat    requested,
+                            TerrainHeightmapFormat   *format,
+                            gdouble                  *lo,
+                            gdouble                  *hi,
+                            GError                  **error)
+{
+  TerrainHeightmapFormat found = TERRAIN_HEIGHTMAP_AUTO;
+
+  if (scan->n_pixels == 0)
+    found = TERRAIN_HEIGHTMAP_GRAY;
+  else if (scan->grey)
+    found = TERRAIN_HEIGHTMAP_GRAY;
+  else if (scan->r_max <= 2 && scan->rgb_jump <= TERRAIN_RGB_MAX_STEP)
+    found = TERRAIN_HEIGHTMAP_TERRAIN_RGB;
+  else if (scan->r_min >= 85 && scan->r_max <= 163 && scan->terrarium_jump <= TERRARIUM_MAX_STEP)
+    found = TERRAIN_HEIGHTMAP_TERRARIUM;
+
+  /* A named encoding is taken as named, except grey, which only a colour
+   * image whose pixels are all grey can be (never a luminance guess). */
+  if (requested == TERRAIN_HEIGHTMAP_TERRAIN_RGB || requested == TERRAIN_HEIGHTMAP_TERRARIUM)
+    found = requested;
+  else if (requested == TERRAIN_HEIGHTMAP_GRAY && found != TERRAIN_HEIGHTMAP_GRAY)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "PNG heightmap: a colour image whose pixels are not grey cannot be read as "
+                   "gray heights (red spans %u to %u%s%s); name its encoding with "
+                   "--heightmap-format terrain-rgb or terrarium, or convert it to greyscale",
+                   scan->r_min, scan->r_max,
+                   found != TERRAIN_HEIGHTMAP_AUTO ? ", as in " : "",
+                   found != TERRAIN_HEIGHTMAP_AUTO ? colour_format_name (found) : "");
+      return FALSE;
+    }
+  else if (found == TERRAIN_HEIGHTMAP_AUTO)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "PNG heightmap: a colour image that is neither grey nor recognisably "
+                   "Terrain-RGB or Terrarium (red spans %u to %u): its heights cannot be told "
+                   "from its pixels; name its encoding with --heightmap-format terrain-rgb, "
+                   "terrarium or gray (a greyscale copy)", scan->r_min, scan->r_max);
+      return FALSE;
+    }
+
+  if (format != NULL)
+    *format = found;
+  if (lo != NULL)
+    *lo = found == TERRAIN_HEIGHTMAP_TERRAIN_RGB ? scan->rgb_lo :
+          found == TERRAIN_HEIGHTMAP_TERRARIUM ? scan->terrarium_lo : scan->r_min;
+  if (hi != NULL)
+    *hi = found == TERRAIN_HEIGHTMAP_TERRAIN_RGB ? scan->rgb_hi :
+          found == TERRAIN_HEIGHTMAP_TERRARIUM ? scan->terrarium_hi : scan->r_max;
+  return TRUE;
+}
+
+/* Rows a detection sniff decodes at most: enough to tell an encoded
+ * heightmap from a texture, few enough to cost nothing on a large one. */
+#define SNIFF_ROWS 16
+
+gboolean
+terrain_heightmap_sniff_colour_png (const guint8 *data,
+                                    gsize         size)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TerrainPngRows) rows = NULL;
+  TerrainImageFormat kind;
+  TerrainHeightmapFormat found;
+  TerrainColourScan scan;
+  guint n_rows;
+
+  if (data == NULL || size == 0)
+    return FALSE;
+  bytes = g_bytes_new_static (data, size);
+  rows = terrain_png_rows_new (bytes, terrain_limits_get_default (), "PNG heightmap", NULL);
+  if (rows == NULL)
+    return FALSE;
+  n_rows = terrain_png_rows_get_info (rows, NULL, NULL, &kind, NULL);
+  if (kind != TERRAIN_IMAGE_RGBA8)
+    return FALSE;
+
+  terrain_colour_scan_init (&scan);
+  for (guint i = 0; i < MIN (n_rows, SNIFF_ROWS); i++)
+    {
+      TerrainPngRow row;
+
+      if (!terrain_png_rows_next (rows, &row, NULL))
+        return FALSE;
+      terrain_colour_scan_row (&scan, row.pixels, row.n_pixels);
+    }
+  return !scan.grey &&
+         terrain_colour_scan_finish (&scan, TERRAIN_HEIGHTMAP_AUTO, &found, NULL, NULL, NULL) &&
+         (found == TERRAIN_HEIGHTMAP_TERRAIN_RGB || found == TERRAIN_HEIGHTMAP_TERRARIUM);
 }
 
 /* Exact integer square root of @n, or 0 when @n is not a square. */
@@ -262,13 +407,21 @@ terrain_heightfield_new_from_image (TerrainImage                     *image,
   scale = options->vertical_scale;
   offset = options->vertical_offset;
 
-  if (format == TERRAIN_HEIGHTMAP_GRAY && kind == TERRAIN_IMAGE_RGBA8)
+  /* A colour image's pixels decide (or check) its encoding: the one rule
+   * every heightmap reader follows (terrain_colour_scan_finish()). */
+  if (kind == TERRAIN_IMAGE_RGBA8 &&
+      (format == TERRAIN_HEIGHTMAP_AUTO || format == TERRAIN_HEIGHTMAP_GRAY))
     {
-      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                           "Heightmap image: a colour image is not a greyscale heightmap (for "
-                           "Mapbox Terrain-RGB or Terrarium encodings, name the encoding)");
-      return NULL;
+      TerrainColourScan scan;
+
+      terrain_colour_scan_init (&scan);
+      for (guint y = 0; y < h; y++)
+        terrain_colour_scan_row (&scan, pixels + (gsize) y * stride, w);
+      if (!terrain_colour_scan_finish (&scan, format, &format, NULL, NULL, error))
+        return NULL;
     }
+  else if (format == TERRAIN_HEIGHTMAP_AUTO)
+    format = TERRAIN_HEIGHTMAP_GRAY;
   if ((format == TERRAIN_HEIGHTMAP_TERRAIN_RGB || format == TERRAIN_HEIGHTMAP_TERRARIUM) &&
       kind != TERRAIN_IMAGE_RGBA8)
     {
@@ -338,7 +491,9 @@ terrain_heightfield_new_from_image (TerrainImage                     *image,
               {
                 const guint8 *p = row + 4 * (gsize) x;
 
-                if (format == TERRAIN_HEIGHTMAP_TERRAIN_RGB)
+                if (format == TERRAIN_HEIGHTMAP_GRAY)
+                  value = p[0];   /* every pixel grey: checked above */
+                else if (format == TERRAIN_HEIGHTMAP_TERRAIN_RGB)
                   value = terrain_decode_terrain_rgb (p);
                 else
                   value = terrain_decode_terrarium (p);
@@ -638,8 +793,10 @@ source_has_format (const TerrainHeightSourceInfo *info,
  * @bytes: (nullable): the file's contents
  * @filename: (nullable): the file's name, for its extension
  *
- * Guesses a height source: a PNG signature or `.png` means greyscale (the
- * RGB encodings must be named, since any colour image could be one),
+ * Guesses a height source: a PNG signature or `.png` means a PNG heightmap,
+ * returned as %TERRAIN_HEIGHTMAP_GRAY; reading it with
+ * %TERRAIN_HEIGHTMAP_AUTO then lets its pixels decide between grey,
+ * Terrain-RGB and Terrarium, and refuses a colour picture that is none,
  * `.hgt` SRTM, `.raw`, `.r16` or `.r16le` raw16, `.ter` Torque, `.tnt` TA.
  *
  * Returns: the format, or %TERRAIN_HEIGHTMAP_AUTO when it is unknown
@@ -666,6 +823,14 @@ terrain_heightmap_format_detect (GBytes     *bytes,
     return info->format;
 
   return TERRAIN_HEIGHTMAP_AUTO;
+}
+
+TerrainFormat
+terrain_heightmap_format_get_document_format (TerrainHeightmapFormat format)
+{
+  const TerrainHeightSourceInfo *info = find_source (source_has_format, &format);
+
+  return info != NULL ? info->document_format : TERRAIN_FORMAT_UNKNOWN;
 }
 
 /**

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "terrain-heightfield.h"
+#include "terrain-format.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,46 @@ guint terrain_exact_sqrt (guint64 n);
  * place these encodings are decoded. */
 gdouble terrain_decode_terrain_rgb (const guint8 *rgb);
 gdouble terrain_decode_terrarium   (const guint8 *rgb);
+
+/* What a colour (RGBA8) heightmap's pixels say of its encoding, gathered a
+ * row at a time, so that a document can stream it and a decoded image be
+ * checked the same way: grey (R = G = B everywhere), Mapbox Terrain-RGB or
+ * Terrarium by the red channel's range and the decoded heights' continuity
+ * (terrain-heightfield-io.c). */
+typedef struct
+{
+  gboolean grey;
+  guint r_min, r_max;
+  gdouble rgb_jump, terrarium_jump;          /* largest step to a row neighbour */
+  gdouble rgb_lo, rgb_hi, terrarium_lo, terrarium_hi;
+  guint64 n_pixels;
+} TerrainColourScan;
+
+void     terrain_colour_scan_init   (TerrainColourScan        *scan);
+void     terrain_colour_scan_row    (TerrainColourScan        *scan,
+                                     const guint8             *pixels,
+                                     guint                     n_pixels);
+/* The encoding the pixels seen fit: %TERRAIN_HEIGHTMAP_GRAY,
+ * %TERRAIN_HEIGHTMAP_TERRAIN_RGB or %TERRAIN_HEIGHTMAP_TERRARIUM, and the
+ * range of heights it gives. @requested is %TERRAIN_HEIGHTMAP_AUTO (decide;
+ * a picture that fits none is refused, naming --heightmap-format), GRAY
+ * (only an all-grey image), or one of the RGB encodings (taken as named).
+ * Errors are %TERRAIN_ERROR_INVALID_VALUE. */
+gboolean terrain_colour_scan_finish (const TerrainColourScan  *scan,
+                                     TerrainHeightmapFormat    requested,
+                                     TerrainHeightmapFormat   *format,
+                                     gdouble                  *lo,
+                                     gdouble                  *hi,
+                                     GError                  **error);
+
+/* Whether the first rows of a colour PNG in @data look like Terrain-RGB or
+ * Terrarium, for format detection: a sniff that reads at most a few rows. */
+gboolean terrain_heightmap_sniff_colour_png (const guint8 *data,
+                                             gsize         size);
+
+/* The document format a height source is a document of its own in (.ter,
+ * .tnt), or %TERRAIN_FORMAT_UNKNOWN for the plain heightmaps. */
+TerrainFormat terrain_heightmap_format_get_document_format (TerrainHeightmapFormat format);
 
 /* How the samples are held. Every kind is read through the same clamped
  * accessors, so a padded view, a decoded 16-bit PNG and a memory-mapped raw

@@ -61,6 +61,7 @@ struct _TerrainHeightmapDocument
 
   GBytes *source;
   TerrainLimits limits;
+  TerrainHeightmapFormat requested;  /* the encoding asked for, or AUTO */
   TerrainHeightmapFormat kind;
   Encoding encoding;
   guint width;
@@ -156,135 +157,43 @@ check_side (TerrainHeightmapDocument  *self,
   return TRUE;
 }
 
-/* What a colour PNG's pixels say of its encoding, gathered a row at a
- * time. Earth's heights (−11 km to 9 km) need R of 0 to 2 in Terrain-RGB and
- * 85 to 163 in Terrarium, so the two never overlap; and real terrain is
- * continuous in its encoding, while a picture read in the wrong one jumps
- * by an R step (6553.6 m in Terrain-RGB, 256 m in Terrarium) where its red
- * changes. */
-typedef struct
-{
-  gboolean grey;
-  guint r_min, r_max;
-  gdouble rgb_jump, terrarium_jump;          /* largest step to a row neighbour */
-  gdouble rgb_lo, rgb_hi, terrarium_lo, terrarium_hi;
-  guint grey_lo, grey_hi;
-} ColourScan;
-
-/* Metres between neighbouring samples: half the step a change of red makes
- * when the picture is not in the encoding. */
-#define TERRAIN_RGB_MAX_STEP 3276.8
-#define TERRARIUM_MAX_STEP   128.0
-
-static void
-colour_scan_init (ColourScan *scan)
-{
-  *scan = (ColourScan) { TRUE, 255, 0, 0.0, 0.0, INFINITY, -INFINITY, INFINITY, -INFINITY,
-                         255, 0 };
-}
-
-static void
-colour_scan_row (ColourScan   *scan,
-                 const guint8 *pixels,
-                 guint         n_pixels)
-{
-  for (guint x = 0; x < n_pixels; x++)
-    {
-      const guint8 *p = pixels + 4 * (gsize) x;
-      gdouble rgb = terrain_decode_terrain_rgb (p), terrarium = terrain_decode_terrarium (p);
-
-      scan->grey = scan->grey && p[0] == p[1] && p[1] == p[2];
-      scan->r_min = MIN (scan->r_min, p[0]);
-      scan->r_max = MAX (scan->r_max, p[0]);
-      scan->grey_lo = MIN (scan->grey_lo, p[0]);
-      scan->grey_hi = MAX (scan->grey_hi, p[0]);
-      scan->rgb_lo = MIN (scan->rgb_lo, rgb);
-      scan->rgb_hi = MAX (scan->rgb_hi, rgb);
-      scan->terrarium_lo = MIN (scan->terrarium_lo, terrarium);
-      scan->terrarium_hi = MAX (scan->terrarium_hi, terrarium);
-      if (x > 0)
-        {
-          scan->rgb_jump = MAX (scan->rgb_jump, fabs (rgb - terrain_decode_terrain_rgb (p - 4)));
-          scan->terrarium_jump = MAX (scan->terrarium_jump,
-                                      fabs (terrarium - terrain_decode_terrarium (p - 4)));
-        }
-    }
-}
-
-/* The encoding, range and, for a picture that is none of grey, Terrain-RGB
- * and Terrarium, a refusal that says how to name one. */
+/* The encoding and range a colour PNG's pixels give (the one rule,
+ * terrain_colour_scan_finish()), or a refusal that says how to name one. */
 static gboolean
 colour_scan_finish (TerrainHeightmapDocument  *self,
-                    const ColourScan          *scan,
+                    const TerrainColourScan   *scan,
                     GError                   **error)
 {
-  if (scan->grey)
-    {
-      self->encoding = ENCODING_COLOUR_GREY;
-      self->lo = scan->grey_lo;
-      self->hi = scan->grey_hi;
-    }
-  else if (scan->r_max <= 2 && scan->rgb_jump <= TERRAIN_RGB_MAX_STEP)
-    {
-      self->encoding = ENCODING_TERRAIN_RGB;
-      self->lo = (gfloat) scan->rgb_lo;
-      self->hi = (gfloat) scan->rgb_hi;
-    }
-  else if (scan->r_min >= 85 && scan->r_max <= 163 && scan->terrarium_jump <= TERRARIUM_MAX_STEP)
-    {
-      self->encoding = ENCODING_TERRARIUM;
-      self->lo = (gfloat) scan->terrarium_lo;
-      self->hi = (gfloat) scan->terrarium_hi;
-    }
-  else
-    {
-      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                   "PNG heightmap: a colour image that is neither grey nor recognisably "
-                   "Terrain-RGB or Terrarium (red spans %u to %u): its heights cannot be told "
-                   "from its pixels; name its encoding with --heightmap-format terrain-rgb, "
-                   "terrarium or gray (a greyscale copy)", scan->r_min, scan->r_max);
-      return FALSE;
-    }
+  TerrainHeightmapFormat found;
+  gdouble lo, hi;
+
+  if (!terrain_colour_scan_finish (scan, self->requested, &found, &lo, &hi, error))
+    return FALSE;
+  self->encoding = found == TERRAIN_HEIGHTMAP_TERRAIN_RGB ? ENCODING_TERRAIN_RGB :
+                   found == TERRAIN_HEIGHTMAP_TERRARIUM ? ENCODING_TERRARIUM :
+                   ENCODING_COLOUR_GREY;
+  self->lo = (gfloat) lo;
+  self->hi = (gfloat) hi;
   return TRUE;
 }
 
-/* A colour PNG: grey pixels (R = G = B) give R; Terrain-RGB and Terrarium
- * their metres (terrain_heightfield_new_from_image()); anything else is
- * refused rather than read as some guess. */
+/* A colour PNG, read by the heightfield's one image reader in the encoding
+ * the scan found when the document was opened. */
 static TerrainHeightfield *
 field_from_colour (TerrainHeightmapDocument  *self,
                    TerrainImage              *image,
                    GError                   **error)
 {
   guint w = terrain_image_get_width (image), h = terrain_image_get_height (image);
-  gsize stride = terrain_image_get_stride (image);
-  const guint8 *pixels = terrain_image_get_data (image, NULL);
-  g_autoptr(TerrainHeightfield) field = NULL;
-  ColourScan scan;
-  gfloat *out;
+  TerrainHeightmapFormat format = self->encoding == ENCODING_TERRAIN_RGB ?
+                                    TERRAIN_HEIGHTMAP_TERRAIN_RGB :
+                                  self->encoding == ENCODING_TERRARIUM ?
+                                    TERRAIN_HEIGHTMAP_TERRARIUM : TERRAIN_HEIGHTMAP_GRAY;
 
-  colour_scan_init (&scan);
-  for (guint y = 0; y < h; y++)
-    colour_scan_row (&scan, pixels + (gsize) y * stride, w);
-  if (!colour_scan_finish (self, &scan, error))
-    return NULL;
   if (!terrain_limits_check_alloc (&self->limits, (guint64) w * h, sizeof (gfloat),
                                    "height grid", "PNG heightmap", 0, error))
     return NULL;
-  if (self->encoding == ENCODING_TERRAIN_RGB || self->encoding == ENCODING_TERRARIUM)
-    return terrain_heightfield_new_from_image (image,
-                                               self->encoding == ENCODING_TERRAIN_RGB ?
-                                               TERRAIN_HEIGHTMAP_TERRAIN_RGB :
-                                               TERRAIN_HEIGHTMAP_TERRARIUM, NULL, error);
-
-  field = terrain_heightfield_new (w, h, 1.0, error);
-  if (field == NULL)
-    return NULL;
-  out = terrain_heightfield_get_data (field, NULL);
-  for (guint y = 0; y < h; y++)
-    for (guint x = 0; x < w; x++)
-      out[(gsize) y * w + x] = pixels[(gsize) y * stride + 4 * (gsize) x];
-  return g_steal_pointer (&field);
+  return terrain_heightfield_new_from_image (image, format, NULL, error);
 }
 
 /* Opening a PNG reads its header only (TerrainPngRows checks the
@@ -318,10 +227,18 @@ read_png (TerrainHeightmapDocument  *self,
   switch (format)
     {
     case TERRAIN_IMAGE_GRAY16:
-      self->encoding = ENCODING_GRAY16;
-      break;
     case TERRAIN_IMAGE_GRAY8:
-      self->encoding = ENCODING_GRAY8;
+      if (self->requested == TERRAIN_HEIGHTMAP_TERRAIN_RGB ||
+          self->requested == TERRAIN_HEIGHTMAP_TERRARIUM)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "PNG heightmap: the IHDR at byte offset 16 says greyscale, which "
+                       "cannot hold %s heights (they need red, green and blue)",
+                       self->requested == TERRAIN_HEIGHTMAP_TERRAIN_RGB ? "Terrain-RGB"
+                                                                        : "Terrarium");
+          return FALSE;
+        }
+      self->encoding = format == TERRAIN_IMAGE_GRAY16 ? ENCODING_GRAY16 : ENCODING_GRAY8;
       break;
     case TERRAIN_IMAGE_RGBA8:
     default:
@@ -413,10 +330,10 @@ scan_png (TerrainHeightmapDocument  *self,
   g_autoptr(TerrainPngRows) rows = NULL;
   TerrainImageFormat format;
   gfloat lo = INFINITY, hi = -INFINITY;
-  ColourScan colour;
+  TerrainColourScan colour;
   guint n_rows;
 
-  colour_scan_init (&colour);
+  terrain_colour_scan_init (&colour);
   rows = terrain_png_rows_new (self->source, &self->limits, "PNG heightmap", error);
   if (rows == NULL)
     return FALSE;
@@ -450,7 +367,7 @@ scan_png (TerrainHeightmapDocument  *self,
         case TERRAIN_IMAGE_RGBA8:
         default:
           /* Every reading, as field_from_colour() picks one only at the end. */
-          colour_scan_row (&colour, row.pixels, row.n_pixels);
+          terrain_colour_scan_row (&colour, row.pixels, row.n_pixels);
           break;
         }
     }
@@ -542,9 +459,55 @@ terrain_heightmap_document_parse (TerrainHeightmapDocument  *self,
   guint side;
   gboolean ok;
 
+  HeightmapShape shape = terrain_heightmap_shape (data, size);
+
   self->limits = *(limits != NULL ? limits : terrain_limits_get_default ());
 
-  switch (terrain_heightmap_shape (data, size))
+  /* A named encoding decides the kind; the bytes must be of its shape. */
+  switch (self->requested)
+    {
+    case TERRAIN_HEIGHTMAP_GRAY:
+    case TERRAIN_HEIGHTMAP_TERRAIN_RGB:
+    case TERRAIN_HEIGHTMAP_TERRARIUM:
+      if (shape != HEIGHTMAP_SHAPE_GRAY_PNG && shape != HEIGHTMAP_SHAPE_PNG)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "Heightmap: the bytes from byte offset 0 are not a PNG, which the "
+                       "heightmap format %s needs",
+                       self->requested == TERRAIN_HEIGHTMAP_GRAY ? "gray" :
+                       self->requested == TERRAIN_HEIGHTMAP_TERRAIN_RGB ? "terrain-rgb" :
+                       "terrarium");
+          return FALSE;
+        }
+      return read_png (self, bytes, error);
+    case TERRAIN_HEIGHTMAP_RAW16:
+    case TERRAIN_HEIGHTMAP_HGT:
+      if (shape != HEIGHTMAP_SHAPE_SRTM && shape != HEIGHTMAP_SHAPE_SQUARE16)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "Heightmap: the %" G_GSIZE_FORMAT " bytes from byte offset 0 are not a "
+                       "square grid of 16-bit samples, which the heightmap format %s needs",
+                       size, self->requested == TERRAIN_HEIGHTMAP_RAW16 ? "raw16" : "hgt");
+          return FALSE;
+        }
+      side = terrain_exact_sqrt (size / 2);
+      if (self->requested == TERRAIN_HEIGHTMAP_RAW16)
+        return read_raw16 (self, bytes, side, error);
+      if (samples_of (bytes, side, "SRTM tile", error) == NULL)
+        return FALSE;
+      return read_hgt (self, bytes, side, error);
+    case TERRAIN_HEIGHTMAP_AUTO:
+      break;
+    case TERRAIN_HEIGHTMAP_TER:
+    case TERRAIN_HEIGHTMAP_TNT:
+    default:
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "Heightmap: a %s file is a document of its own, not a plain heightmap",
+                   self->requested == TERRAIN_HEIGHTMAP_TER ? ".ter" : ".tnt");
+      return FALSE;
+    }
+
+  switch (shape)
     {
     case HEIGHTMAP_SHAPE_GRAY_PNG:
     case HEIGHTMAP_SHAPE_PNG:
@@ -699,8 +662,9 @@ is_chunkable (guint width,
  * - a PNG (by its signature): an 8- or 16-bit greyscale image gives its
  *   sample values (metres = value, spacing 1). A colour, palette or
  *   grey-and-alpha image is read too (format detection only offers
- *   greyscale ones; others open with %TERRAIN_FORMAT_HEIGHTMAP given by
- *   name), its pixels deciding how: its red value when every pixel is grey;
+ *   greyscale ones and those whose first rows are unmistakably Terrain-RGB or
+ *   Terrarium; others open with %TERRAIN_FORMAT_HEIGHTMAP given by name),
+ *   its pixels deciding how: its red value when every pixel is grey;
  *   Mapbox Terrain-RGB or Terrarium metres when its red channel fits only
  *   that encoding's range for Earth's heights (0 to 2, or 85 to 163) and
  *   the decoded heights are continuous (no step between neighbours of half
@@ -738,12 +702,48 @@ terrain_heightmap_document_new_from_bytes (GBytes               *bytes,
                                            const TerrainLimits  *limits,
                                            GError              **error)
 {
+  return terrain_heightmap_document_new_for_format (bytes, TERRAIN_HEIGHTMAP_AUTO, limits, error);
+}
+
+/**
+ * terrain_heightmap_document_new_for_format:
+ * @bytes: the heightmap file's contents
+ * @format: how the samples are encoded, or %TERRAIN_HEIGHTMAP_AUTO to tell
+ *   from the bytes as [ctor@Terrain.HeightmapDocument.new_from_bytes] does
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @error: return location for a #GError
+ *
+ * Reads a plain heightmap in the encoding @format names, the way `terrain
+ * info --heightmap-format` does: %TERRAIN_HEIGHTMAP_TERRAIN_RGB and
+ * %TERRAIN_HEIGHTMAP_TERRARIUM read a colour PNG as that encoding's metres
+ * whatever its red channel spans; %TERRAIN_HEIGHTMAP_GRAY reads a PNG's grey
+ * values and refuses a colour image whose pixels are not all grey (it never
+ * takes a luminance); %TERRAIN_HEIGHTMAP_RAW16 and %TERRAIN_HEIGHTMAP_HGT
+ * read a square grid of 16-bit samples as little-endian U16 or as an SRTM
+ * tile, without weighing the byte orders. The samples decode through the
+ * same reader as [ctor@Terrain.Heightfield.new_from_bytes] with that
+ * format, so every command and the editor see the same heights.
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with
+ *   %TERRAIN_ERROR_INVALID_VALUE (the bytes are not of the shape @format
+ *   needs, a greyscale PNG named as an RGB encoding, a non-grey colour PNG
+ *   named gray), %TERRAIN_ERROR_NOT_SUPPORTED (@format is
+ *   %TERRAIN_HEIGHTMAP_TER or %TERRAIN_HEIGHTMAP_TNT, documents of their
+ *   own), %TERRAIN_ERROR_LIMIT_EXCEEDED, or the PNG decoder's error
+ */
+TerrainHeightmapDocument *
+terrain_heightmap_document_new_for_format (GBytes                 *bytes,
+                                           TerrainHeightmapFormat  format,
+                                           const TerrainLimits    *limits,
+                                           GError                **error)
+{
   g_autoptr(TerrainHeightmapDocument) self = NULL;
 
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self = g_object_new (TERRAIN_TYPE_HEIGHTMAP_DOCUMENT, NULL);
+  self->requested = format;
   if (!terrain_heightmap_document_parse (self, bytes, limits, error))
     return NULL;
 

@@ -57,6 +57,12 @@ terrain_heightmap_document_new_from_bytes  (GBytes                   *bytes,
                                             const TerrainLimits      *limits,
                                             GError                  **error);
 TERRAIN_AVAILABLE_IN_ALL
+TerrainHeightmapDocument *
+terrain_heightmap_document_new_for_format  (GBytes                   *bytes,
+                                            TerrainHeightmapFormat    format,
+                                            const TerrainLimits      *limits,
+                                            GError                  **error);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainHeightmapFormat
 terrain_heightmap_document_get_source      (TerrainHeightmapDocument *self);
 TERRAIN_AVAILABLE_IN_ALL

@@ -151,7 +151,7 @@ read_tnt_heights (GBytes                           *bytes,
 
 static const TerrainHeightSourceInfo ta_height_sources[] = {
   { TERRAIN_HEIGHTMAP_TNT, (const char * const[]) { "tnt", NULL },
-    (const char * const[]) { "tnt", NULL }, NULL, read_tnt_heights },
+    (const char * const[]) { "tnt", NULL }, NULL, read_tnt_heights, TERRAIN_FORMAT_TNT },
 };
 
 const TerrainFormatFamily terrain_ta_format_family = {

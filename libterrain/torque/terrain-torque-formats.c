@@ -42,7 +42,7 @@ read_ter_heights (GBytes                           *bytes,
 
 static const TerrainHeightSourceInfo torque_height_sources[] = {
   { TERRAIN_HEIGHTMAP_TER, (const char * const[]) { "ter", NULL },
-    (const char * const[]) { "ter", NULL }, NULL, read_ter_heights },
+    (const char * const[]) { "ter", NULL }, NULL, read_ter_heights, TERRAIN_FORMAT_TER },
 };
 
 const TerrainFormatFamily terrain_torque_format_family = {
