@@ -64,6 +64,8 @@ int   terrain_command_ota              (int argc, char **argv);
 int   terrain_command_tnt              (int argc, char **argv);
 int   terrain_command_tnt_lint         (int argc, char **argv);
 int   terrain_command_tnt_preview      (int argc, char **argv);
+int   terrain_command_tnt_unpack       (int argc, char **argv);
+int   terrain_command_tnt_pack         (int argc, char **argv);
 int   terrain_command_build_atlas      (int argc, char **argv);
 int   terrain_command_convert_heightmap (int argc, char **argv);
 

@@ -1417,6 +1417,9 @@ static const TerrainCliCommand tnt_commands[] = {
     terrain_command_tnt_lint },
   { "preview", N_("Render the map with feature sprites and start positions as PNG"),
     terrain_command_tnt_preview },
+  { "unpack", N_("Write the map as a folder of CSV, PNG and JSON files"),
+    terrain_command_tnt_unpack },
+  { "pack", N_("Rebuild a map from an unpacked folder"), terrain_command_tnt_pack },
 };
 
 static const char tnt_footer[] =

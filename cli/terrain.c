@@ -34,7 +34,7 @@ static const TerrainCliCommand commands[] = {
   { "hpi", N_("HPI archives: list, extract, pack"), terrain_command_hpi },
   { "ota", N_("Map descriptions (.ota): show, set"), terrain_command_ota },
   { "tnt", N_("Edit TA maps: features, heights, void, paint, resize, import-image, "
-       "import-heightmap, minimap, stamp, lint, preview"),
+       "import-heightmap, minimap, stamp, lint, preview, unpack, pack"),
     terrain_command_tnt },
 };
 

@@ -41,6 +41,7 @@
 # include "ta/terrain-gaf-archive.h"
 # include "ta/terrain-gaf-writer.h"
 # include "ta/terrain-tnt-preview.h"
+# include "ta/terrain-tnt-unpack.h"
 # include "atlas/terrain-quadtree.h"
 # include "atlas/terrain-dds.h"
 # include "atlas/terrain-atlas-geometry.h"

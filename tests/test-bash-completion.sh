@@ -49,7 +49,7 @@ complete_line()
     fi
 }
 
-echo "1..19"
+echo "1..21"
 complete_line _terrain "terrain va" validate
 complete_line _terrain "terrain " info validate roundtrip tnt atlas hpi ota model insomniac
 complete_line _terrain "terrain tnt fe" features
@@ -58,6 +58,8 @@ complete_line _terrain "terrain tnt li" lint
 complete_line _terrain "terrain tnt lint --" --json --sarif --ota= --archives=
 complete_line _terrain "terrain tnt pre" preview
 complete_line _terrain "terrain tnt preview --" --archives= --palette= --ota= --schema= --shrink= --height-shading --water-shading --no-features --no-resources --no-starts --output=
+complete_line _terrain "terrain tnt unp" unpack
+complete_line _terrain "terrain tnt unpack --" --palette=
 complete_line _terrain "terrain info --js" --json
 complete_line _terrain "terrain validate --" --json --quiet --format= --help --version
 complete_line _terrain "terrain info --format " tnt sct atlas

@@ -14,6 +14,18 @@ TerrainImage *terrain_image_load_png_bytes_with_limits (GBytes               *by
                                                         const TerrainLimits  *limits,
                                                         GError              **error);
 
+/* Palette indices: an indexed-colour PNG (any bit depth) or an 8-bit
+ * greyscale one read as GRAY8 indices, the palette itself ignored; any
+ * other colour type is refused (TERRAIN_ERROR_INVALID_VALUE). */
+TerrainImage *terrain_image_load_indexed_png_bytes     (GBytes               *bytes,
+                                                        const TerrainLimits  *limits,
+                                                        GError              **error);
+/* A GRAY8 image of indices written as an 8-bit indexed-colour PNG whose
+ * PLTE is the 256 colours of @rgb (768 bytes, R, G, B). */
+GBytes       *terrain_image_save_indexed_png_bytes     (const TerrainImage   *image,
+                                                        const guint8         *rgb,
+                                                        GError              **error);
+
 /* A PNG decoded a row at a time, in bounded memory (terrain-image.c). */
 typedef struct _TerrainPngRows TerrainPngRows;
 

@@ -486,11 +486,12 @@ terrain_image_load_png_bytes (GBytes  *bytes,
  * that give @format's layout, without interlace handling. Called with
  * libpng's jump buffer set; FALSE with @error set on a refusal of its own. */
 static gboolean
-png_read_header (png_structp          png,
-                 png_infop            info,
-                 PngSource           *src,
-                 TerrainImageFormat  *format,
-                 GError             **error)
+png_read_header_full (png_structp          png,
+                      png_infop            info,
+                      PngSource           *src,
+                      gboolean             indices,
+                      TerrainImageFormat  *format,
+                      GError             **error)
 {
   png_uint_32 width, height;
   int depth, color_type;
@@ -514,7 +515,21 @@ png_read_header (png_structp          png,
       return FALSE;
     }
 
-  if (color_type == PNG_COLOR_TYPE_GRAY && depth == 16)
+  if (indices)
+    {
+      if (color_type != PNG_COLOR_TYPE_PALETTE &&
+          !(color_type == PNG_COLOR_TYPE_GRAY && depth == 8))
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "PNG: an indexed-colour (or 8-bit greyscale) image is needed for palette "
+                       "indices, this one has colour type %d at %d bits (header at byte offset "
+                       "16)", color_type, depth);
+          return FALSE;
+        }
+      *format = TERRAIN_IMAGE_GRAY8;
+      png_set_packing (png);
+    }
+  else if (color_type == PNG_COLOR_TYPE_GRAY && depth == 16)
     {
       *format = TERRAIN_IMAGE_GRAY16;
       if (G_BYTE_ORDER == G_LITTLE_ENDIAN)
@@ -534,6 +549,16 @@ png_read_header (png_structp          png,
       png_set_add_alpha (png, 0xff, PNG_FILLER_AFTER);
     }
   return TRUE;
+}
+
+static gboolean
+png_read_header (png_structp          png,
+                 png_infop            info,
+                 PngSource           *src,
+                 TerrainImageFormat  *format,
+                 GError             **error)
+{
+  return png_read_header_full (png, info, src, FALSE, format, error);
 }
 
 static gboolean
@@ -559,10 +584,11 @@ png_source_init (PngSource            *src,
  * image above max_allocation, or one larger than the data could inflate to
  * is refused before the pixels are allocated, so a few bytes of header
  * cannot make the decoder allocate gigabytes. */
-TerrainImage *
-terrain_image_load_png_bytes_with_limits (GBytes               *bytes,
-                                          const TerrainLimits  *limits,
-                                          GError              **error)
+static TerrainImage *
+load_png (GBytes               *bytes,
+          const TerrainLimits  *limits,
+          gboolean              indices,
+          GError              **error)
 {
   PngSource src = { 0 };
   TerrainImage *volatile image = NULL;
@@ -593,7 +619,7 @@ terrain_image_load_png_bytes_with_limits (GBytes               *bytes,
       return NULL;
     }
 
-  if (!png_read_header (png, info, &src, &format, error))
+  if (!png_read_header_full (png, info, &src, indices, &format, error))
     {
       png_destroy_read_struct (&png, &info, NULL);
       return NULL;
@@ -627,6 +653,64 @@ terrain_image_load_png_bytes_with_limits (GBytes               *bytes,
   g_free (rows);
 
   return image;
+}
+
+TerrainImage *
+terrain_image_load_png_bytes_with_limits (GBytes               *bytes,
+                                          const TerrainLimits  *limits,
+                                          GError              **error)
+{
+  return load_png (bytes, limits, FALSE, error);
+}
+
+/* terrain-image-private.h */
+TerrainImage *
+terrain_image_load_indexed_png_bytes (GBytes               *bytes,
+                                      const TerrainLimits  *limits,
+                                      GError              **error)
+{
+  return load_png (bytes, limits, TRUE, error);
+}
+
+/* terrain-image-private.h */
+GBytes *
+terrain_image_save_indexed_png_bytes (const TerrainImage  *image,
+                                      const guint8        *rgb,
+                                      GError             **error)
+{
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+  png_color colors[256];
+  png_structp png;
+  png_infop info;
+
+  g_return_val_if_fail (image != NULL && image->format == TERRAIN_IMAGE_GRAY8, NULL);
+  g_return_val_if_fail (rgb != NULL, NULL);
+
+  for (guint i = 0; i < 256; i++)
+    colors[i] = (png_color) { rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2] };
+  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, error,
+                                 png_error_to_gerror, png_warning_ignore);
+  if (png == NULL)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_IO, "PNG: out of memory");
+      return NULL;
+    }
+  info = png_create_info_struct (png);
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_write_struct (&png, &info);
+      return NULL;
+    }
+  png_set_write_fn (png, array, png_write_to_array, png_flush_nothing);
+  png_set_IHDR (png, info, image->width, image->height, 8, PNG_COLOR_TYPE_PALETTE,
+                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_PLTE (png, info, colors, 256);
+  png_write_info (png, info);
+  for (guint y = 0; y < image->height; y++)
+    png_write_row (png, image->data + (gsize) y * image->stride);
+  png_write_end (png, info);
+  png_destroy_write_struct (&png, &info);
+  return g_byte_array_free_to_bytes (g_steal_pointer (&array));
 }
 
 /* A PNG decoded one row at a time (terrain-image-private.h). */
