@@ -12,6 +12,22 @@
 #include <math.h>
 #include <string.h>
 
+TerrainPalette *
+terrain_test_grey_palette (void)
+{
+  static TerrainPalette *palette;
+
+  if (palette == NULL)
+    {
+      guint8 rgb[3 * 256];
+
+      for (guint i = 0; i < 256; i++)
+        rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = (guint8) i;
+      palette = terrain_palette_new_from_rgb (rgb, 256);
+    }
+  return palette;
+}
+
 void
 terrain_test_remove_tree (const char *path)
 {

@@ -16,6 +16,11 @@
 
 G_BEGIN_DECLS
 
+/* A 256-entry palette whose entry i is the grey (i, i, i): every entry a
+ * distinct colour, so a uniform area quantises back to its own index. One
+ * shared instance; do not unref. */
+TerrainPalette *terrain_test_grey_palette (void);
+
 /* Removes a folder and everything in it (symbolic links, not what they
  * point to). */
 void     terrain_test_remove_tree (const char *path);

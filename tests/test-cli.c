@@ -59,7 +59,7 @@ fixture_set_up (Fixture       *fixture,
     for (guint x = 0; x < 8; x++)
       terrain_tnt_map_set_cell_height (map, x, y, (guint8) (x * 10 + y));
   terrain_tnt_map_set_sea_level (map, 20);
-  terrain_tnt_map_update_minimap (map);
+  terrain_tnt_map_update_minimap (map, palette);
   map_file = g_file_new_for_path (fixture->map);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), map_file, NULL, &error));
   g_assert_no_error (error);

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "core/terrain-issue-private.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-writer-private.h"
 
@@ -543,6 +544,58 @@ test_bc_reference (void)
   }
 }
 
+/* The one capped findings collector: @cap findings of a kind are listed,
+ * then one summary per kind cut short, in first-seen order, with the
+ * severity and section of its first finding. */
+static void
+test_issue_collector (void)
+{
+  TerrainIssueCollector found;
+  g_autoptr(GPtrArray) issues = NULL;
+  TerrainIssue *issue;
+
+  terrain_issue_collector_init (&found, 2);
+  for (guint i = 0; i < 5; i++)
+    terrain_issue_collector_add (&found, "wide things", TERRAIN_SEVERITY_WARNING, "A", i, i,
+                                 "thing %u is wide", i);
+  issue = terrain_issue_collector_add (&found, "odd ends", TERRAIN_SEVERITY_INFO, "B", 9, -1,
+                                       "an odd end");
+  g_assert_nonnull (issue);
+  for (guint i = 0; i < 3; i++)
+    if (terrain_issue_collector_admit (&found, "odd ends", TERRAIN_SEVERITY_INFO, "B"))
+      terrain_issue_collector_take (&found, terrain_issue_new (TERRAIN_SEVERITY_INFO, "B", i,
+                                                               -1, "taken %u", i));
+  g_assert_null (terrain_issue_collector_add (&found, "wide things", TERRAIN_SEVERITY_ERROR,
+                                              "C", 0, 0, "one too many"));
+  g_assert_cmpuint (terrain_issue_collector_count (&found, "wide things"), ==, 6);
+  g_assert_cmpuint (terrain_issue_collector_count (&found, "odd ends"), ==, 4);
+  g_assert_cmpuint (terrain_issue_collector_count (&found, "nothing"), ==, 0);
+
+  issues = terrain_issue_collector_finish (&found);
+  g_assert_cmpuint (issues->len, ==, 2 + 2 + 2);
+  g_assert_cmpstr (terrain_issue_get_message (g_ptr_array_index (issues, 0)), ==,
+                   "thing 0 is wide");
+  g_assert_cmpstr (terrain_issue_get_message (g_ptr_array_index (issues, 3)), ==, "taken 0");
+  issue = g_ptr_array_index (issues, 4);
+  g_assert_cmpstr (terrain_issue_get_message (issue), ==,
+                   "4 more findings about wide things (6 in all; only the first 2 are listed)");
+  g_assert_cmpint (terrain_issue_get_severity (issue), ==, TERRAIN_SEVERITY_WARNING);
+  g_assert_cmpstr (terrain_issue_get_section (issue), ==, "A");
+  g_assert_cmpint (terrain_issue_get_offset (issue), ==, -1);
+  issue = g_ptr_array_index (issues, 5);
+  g_assert_cmpstr (terrain_issue_get_message (issue), ==,
+                   "2 more findings about odd ends (4 in all; only the first 2 are listed)");
+  g_assert_cmpint (terrain_issue_get_severity (issue), ==, TERRAIN_SEVERITY_INFO);
+
+  /* 0 is the house cap. */
+  terrain_issue_collector_init (&found, 0);
+  for (guint i = 0; i < TERRAIN_ISSUE_CAP_PER_KIND + 1; i++)
+    terrain_issue_collector_add (&found, "k", TERRAIN_SEVERITY_WARNING, NULL, -1, -1, "x");
+  g_clear_pointer (&issues, g_ptr_array_unref);
+  issues = terrain_issue_collector_finish (&found);
+  g_assert_cmpuint (issues->len, ==, TERRAIN_ISSUE_CAP_PER_KIND + 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -557,6 +610,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Document/load-unknown", test_load_unknown);
   g_test_add_func ("/Terrain/Document/load-missing", test_load_missing_file);
   g_test_add_func ("/Terrain/Issue/basic", test_issue);
+  g_test_add_func ("/Terrain/Issue/collector", test_issue_collector);
   g_test_add_func ("/Terrain/Image/png", test_image_png);
   g_test_add_func ("/Terrain/Palette/pal-and-pcx", test_palette);
   g_test_add_func ("/Terrain/IO/atomic-save", test_atomic_save);

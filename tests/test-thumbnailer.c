@@ -157,7 +157,7 @@ make_fixtures (void)
   terrain_tnt_map_set_heights (map, 0, 0, 32, 32, heights, 32);
   terrain_tnt_map_set_sea_level (map, 100);
   /* The embedded minimap from the new tiles (it is 252 pixels wide). */
-  terrain_tnt_map_update_minimap (map);
+  terrain_tnt_map_update_minimap (map, terrain_test_grey_palette ());
   tnt_path = temp_path ("map.tnt");
   save_document (TERRAIN_DOCUMENT (map), tnt_path);
 

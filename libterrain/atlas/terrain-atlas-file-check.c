@@ -307,7 +307,7 @@ atlas_file_describe_offset (TerrainDocument *document,
 
 static void
 check_previous_chunk (TerrainAtlasFile   *self,
-                      TerrainAtlasIssues *issues,
+                      TerrainIssueCollector *issues,
                       const char         *where,
                       const TerrainAtlasStubData *data,
                       guint               stub,
@@ -322,14 +322,14 @@ check_previous_chunk (TerrainAtlasFile   *self,
   /* A frame an earlier edit appended. */
   if (previous >= self->source_size && previous < self->source_size + self->appended_size)
     return;
-  terrain_atlas_issues_add (issues, "previous-chunk", TERRAIN_SEVERITY_INFO, where,
+  terrain_issue_collector_add (issues, "previous-chunk", TERRAIN_SEVERITY_INFO, where,
                             data->offset, stub,
                             "previousChunk %u does not point at a chunk frame of this file "
                             "(the history it names is not here)", previous);
 }
 
 static void
-take_issues (TerrainAtlasIssues *issues,
+take_issues (TerrainIssueCollector *issues,
              GPtrArray          *found)
 {
   for (guint i = 0; i < found->len; i++)
@@ -341,9 +341,9 @@ GPtrArray *
 atlas_file_validate (TerrainDocument *document)
 {
   TerrainAtlasFile *self = TERRAIN_ATLAS_FILE (document);
-  TerrainAtlasIssues issues;
+  TerrainIssueCollector issues;
 
-  terrain_atlas_issues_init (&issues);
+  terrain_issue_collector_init (&issues, 0);
 
   for (guint t = 0; t < atlas_file_n_tocs (self); t++)
     {
@@ -356,13 +356,13 @@ atlas_file_validate (TerrainDocument *document)
                                                   terrain_atlas_toc_get_tag (toc));
 
       if (version > TERRAIN_ATLAS_VERSION)
-        terrain_atlas_issues_add (&issues, "version", TERRAIN_SEVERITY_WARNING, section,
+        terrain_issue_collector_add (&issues, "version", TERRAIN_SEVERITY_WARNING, section,
                                   terrain_atlas_toc_get_file_offset (toc), -1,
                                   "resource version %u is newer than %d, the newest known; "
                                   "it is read with the version-%d layouts",
                                   version, TERRAIN_ATLAS_VERSION, TERRAIN_ATLAS_VERSION);
       if (kind != TERRAIN_ATLAS_TOC_CONFIG && n != terrain_quadtree_node_count (depth))
-        terrain_atlas_issues_add (&issues, "tree", TERRAIN_SEVERITY_WARNING, section,
+        terrain_issue_collector_add (&issues, "tree", TERRAIN_SEVERITY_WARNING, section,
                                   terrain_atlas_toc_get_file_offset (toc), -1,
                                   "%u stubs, but a complete quadtree of depth %u has %"
                                   G_GUINT64_FORMAT, n, depth, terrain_quadtree_node_count (depth));
@@ -389,7 +389,7 @@ atlas_file_validate (TerrainDocument *document)
                 geometry = terrain_atlas_file_get_geometry (self, t, s, &error);
                 if (geometry == NULL)
                   {
-                    terrain_atlas_issues_add (&issues, "geometry", TERRAIN_SEVERITY_ERROR, where,
+                    terrain_issue_collector_add (&issues, "geometry", TERRAIN_SEVERITY_ERROR, where,
                                               data->offset, s, "%s", error->message);
                     break;
                   }
@@ -402,7 +402,7 @@ atlas_file_validate (TerrainDocument *document)
 
                 terrain_atlas_geometry_get_bounds (geometry, &bounds);
                 if (!terrain_atlas_box_equal (&bounds, &data->bounds))
-                  terrain_atlas_issues_add (&issues, "stub-bounds", TERRAIN_SEVERITY_WARNING,
+                  terrain_issue_collector_add (&issues, "stub-bounds", TERRAIN_SEVERITY_WARNING,
                                             where, data->offset, s,
                                             "the stub's bounds differ from its chunk's (TGEA "
                                             "copies the chunk's into the stub)");
@@ -410,7 +410,7 @@ atlas_file_validate (TerrainDocument *document)
                   break;
                 up = terrain_atlas_toc_get_stub_data (toc, (guint) parent);
                 if (atlas_file_stub_has_chunk (up) && !terrain_atlas_box_contains (&up->bounds, &data->bounds))
-                  terrain_atlas_issues_add (&issues, "parent-bounds", TERRAIN_SEVERITY_WARNING,
+                  terrain_issue_collector_add (&issues, "parent-bounds", TERRAIN_SEVERITY_WARNING,
                                             where, data->offset, s,
                                             "the parent's bounds (stub %" G_GUINT64_FORMAT
                                             ") do not contain this chunk's", parent);
@@ -423,7 +423,7 @@ atlas_file_validate (TerrainDocument *document)
 
                 texture = terrain_atlas_file_get_texture (self, t, s, &error);
                 if (texture == NULL)
-                  terrain_atlas_issues_add (&issues, "texture", TERRAIN_SEVERITY_ERROR, where,
+                  terrain_issue_collector_add (&issues, "texture", TERRAIN_SEVERITY_ERROR, where,
                                             data->offset, s, "%s", error->message);
                 else
                   take_issues (&issues, terrain_atlas_texture_check (texture, where,
@@ -438,7 +438,7 @@ atlas_file_validate (TerrainDocument *document)
 
                 config = terrain_atlas_file_get_config (self, t, s, &error);
                 if (config == NULL)
-                  terrain_atlas_issues_add (&issues, "config", TERRAIN_SEVERITY_ERROR, where,
+                  terrain_issue_collector_add (&issues, "config", TERRAIN_SEVERITY_ERROR, where,
                                             data->offset, s, "%s", error->message);
                 else
                   check_previous_chunk (self, &issues, where, data, s,
@@ -449,5 +449,5 @@ atlas_file_validate (TerrainDocument *document)
         }
     }
 
-  return terrain_atlas_issues_finish (&issues);
+  return terrain_issue_collector_finish (&issues);
 }

@@ -202,14 +202,14 @@ terrain_atlas_file_compact (TerrainAtlasFile  *self,
 }
 
 static void
-add_warning (TerrainAtlasIssues *issues,
+add_warning (TerrainIssueCollector *issues,
              const char         *kind,
              const char         *where,
              gint64              offset,
              guint               stub,
              const char         *message)
 {
-  terrain_atlas_issues_add (issues, kind, TERRAIN_SEVERITY_WARNING, where, offset, stub,
+  terrain_issue_collector_add (issues, kind, TERRAIN_SEVERITY_WARNING, where, offset, stub,
                             "%s", message);
 }
 
@@ -245,14 +245,14 @@ terrain_atlas_file_convert (TerrainAtlasFile  *self,
 {
   g_autoptr(TerrainAtlasFile) out = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  TerrainAtlasIssues issues;
+  TerrainIssueCollector issues;
   g_autoptr(GPtrArray) found = NULL;
 
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), NULL);
 
   out = terrain_atlas_file_new ();
   out->limits = self->limits;
-  terrain_atlas_issues_init (&issues);
+  terrain_issue_collector_init (&issues, 0);
 
   for (guint t = 0; t < atlas_file_n_tocs (self); t++)
     {
@@ -360,12 +360,12 @@ terrain_atlas_file_convert (TerrainAtlasFile  *self,
   if (bytes == NULL)
     goto fail;
 
-  found = terrain_atlas_issues_finish (&issues);
+  found = terrain_issue_collector_finish (&issues);
   if (warnings != NULL)
     *warnings = g_steal_pointer (&found);
   return terrain_atlas_file_new_from_bytes (bytes, &self->limits, error);
 
 fail:
-  g_ptr_array_unref (terrain_atlas_issues_finish (&issues));
+  g_ptr_array_unref (terrain_issue_collector_finish (&issues));
   return NULL;
 }

@@ -1340,7 +1340,7 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
                               gint64                offset,
                               gint64                record)
 {
-  TerrainAtlasIssues issues;
+  TerrainIssueCollector issues;
   TerrainAtlasBox vb;
   g_autofree guint *ends = NULL;
   guint64 budget = COLLISION_CHECK_BUDGET;
@@ -1349,26 +1349,26 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
 
   if (section == NULL)
     section = "geometry chunk";
-  terrain_atlas_issues_init (&issues);
+  terrain_issue_collector_init (&issues, 0);
 
   for (guint i = 0; i < self->n_indices; i++)
     if (self->indices[i] >= self->n_vertices)
-      terrain_atlas_issues_add (&issues, "index-range", TERRAIN_SEVERITY_ERROR, section, offset,
+      terrain_issue_collector_add (&issues, "index-range", TERRAIN_SEVERITY_ERROR, section, offset,
                                 record, "index %u is %u, but the chunk has %u vertices",
                                 i, self->indices[i], self->n_vertices);
 
   if (self->n_indices % 3 != 0)
-    terrain_atlas_issues_add (&issues, "index-count", TERRAIN_SEVERITY_WARNING, section, offset,
+    terrain_issue_collector_add (&issues, "index-count", TERRAIN_SEVERITY_WARNING, section, offset,
                               record, "%u indices do not make whole triangles", self->n_indices);
 
   if (self->skirt_skip_count > self->n_indices)
-    terrain_atlas_issues_add (&issues, "skirt", TERRAIN_SEVERITY_ERROR, section, offset, record,
+    terrain_issue_collector_add (&issues, "skirt", TERRAIN_SEVERITY_ERROR, section, offset, record,
                               "skirt skip count %u exceeds the index count %u",
                               self->skirt_skip_count, self->n_indices);
 
   if (terrain_atlas_geometry_compute_bounds (self, &vb) &&
       !terrain_atlas_box_contains (&self->bounds, &vb))
-    terrain_atlas_issues_add (&issues, "bounds", TERRAIN_SEVERITY_WARNING, section, offset, record,
+    terrain_issue_collector_add (&issues, "bounds", TERRAIN_SEVERITY_WARNING, section, offset, record,
                               "chunk bounds (%g, %g, %g)-(%g, %g, %g) do not contain every "
                               "vertex (%g, %g, %g)-(%g, %g, %g)",
                               self->bounds.min[0], self->bounds.min[1], self->bounds.min[2],
@@ -1381,18 +1381,18 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
 
       if (self->collision_depth == 0)
         {
-          terrain_atlas_issues_add (&issues, "collision-depth", TERRAIN_SEVERITY_ERROR, section,
+          terrain_issue_collector_add (&issues, "collision-depth", TERRAIN_SEVERITY_ERROR, section,
                                     offset, record,
                                     "collision is present with a tree depth of 0: the bin "
                                     "grid is undefined");
-          return terrain_atlas_issues_finish (&issues);
+          return terrain_issue_collector_finish (&issues);
         }
 
       grid_cells = G_GUINT64_CONSTANT (1) << (2 * (self->collision_depth - 1));
       leaf_base = terrain_quadtree_node_count (self->collision_depth - 1);
 
       if (self->n_collision_offsets != grid_cells)
-        terrain_atlas_issues_add (&issues, "collision-bins", TERRAIN_SEVERITY_WARNING, section,
+        terrain_issue_collector_add (&issues, "collision-bins", TERRAIN_SEVERITY_WARNING, section,
                                   offset, record,
                                   "%u collision bin offsets for a depth-%u tree, which has %"
                                   G_GUINT64_FORMAT " leaf bins",
@@ -1407,12 +1407,12 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
           if (entry == TERRAIN_ATLAS_COLLISION_END)
             continue;
           if ((guint) entry + 2 >= self->n_indices)
-            terrain_atlas_issues_add (&issues, "collision-entry", TERRAIN_SEVERITY_ERROR,
+            terrain_issue_collector_add (&issues, "collision-entry", TERRAIN_SEVERITY_ERROR,
                                       section, offset, record,
                                       "collision index buffer entry %u: triangle offset %u runs "
                                       "past the %u indices", k, entry, self->n_indices);
           else if (entry % 3 != 0)
-            terrain_atlas_issues_add (&issues, "collision-align", TERRAIN_SEVERITY_WARNING,
+            terrain_issue_collector_add (&issues, "collision-align", TERRAIN_SEVERITY_WARNING,
                                       section, offset, record,
                                       "collision index buffer entry %u: triangle offset %u is "
                                       "not a multiple of 3", k, entry);
@@ -1430,7 +1430,7 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
 
           if (start >= self->n_collision_indices)
             {
-              terrain_atlas_issues_add (&issues, "collision-offset", TERRAIN_SEVERITY_ERROR,
+              terrain_issue_collector_add (&issues, "collision-offset", TERRAIN_SEVERITY_ERROR,
                                         section, offset, record,
                                         "collision bin %u starts at entry %u, beyond the %u "
                                         "entries of the index buffer",
@@ -1438,7 +1438,7 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
               continue;
             }
           if (ends[start] == self->n_collision_indices)
-            terrain_atlas_issues_add (&issues, "collision-end", TERRAIN_SEVERITY_ERROR, section,
+            terrain_issue_collector_add (&issues, "collision-end", TERRAIN_SEVERITY_ERROR, section,
                                       offset, record,
                                       "collision bin %u (from entry %u) is not ended by 0xFFFF "
                                       "before the end of the index buffer", b, start);
@@ -1463,7 +1463,7 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
                   z = self->vertices[vi].point[2];
                   if (z < lo || z > hi)
                     {
-                      terrain_atlas_issues_add (&issues, "collision-z", TERRAIN_SEVERITY_WARNING,
+                      terrain_issue_collector_add (&issues, "collision-z", TERRAIN_SEVERITY_WARNING,
                                                 section, offset, record,
                                                 "collision bin %u: vertex %u of triangle %u "
                                                 "has Z %g, outside the bin's range %g to %g",
@@ -1483,7 +1483,7 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
             gfloat clo = self->collision_tree[2 * child], chi = self->collision_tree[2 * child + 1];
 
             if (clo <= chi && (clo < plo || chi > phi))
-              terrain_atlas_issues_add (&issues, "collision-tree", TERRAIN_SEVERITY_WARNING,
+              terrain_issue_collector_add (&issues, "collision-tree", TERRAIN_SEVERITY_WARNING,
                                         section, offset, record,
                                         "collision node %" G_GUINT64_FORMAT " (Z %g to %g) does "
                                         "not contain its child %" G_GUINT64_FORMAT
@@ -1491,5 +1491,5 @@ terrain_atlas_geometry_check (TerrainAtlasGeometry *self,
           }
     }
 
-  return terrain_atlas_issues_finish (&issues);
+  return terrain_issue_collector_finish (&issues);
 }

@@ -7,7 +7,7 @@
 
 #include <glib-object.h>
 
-#include "core/terrain-issue.h"
+#include "core/terrain-issue-private.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-writer-private.h"
 #include "terrain-atlas-geometry.h"
@@ -40,8 +40,6 @@ G_BEGIN_DECLS
 #define ATLAS_NAME_WIDTH_SHORT 8
 #define ATLAS_NAME_WIDTH_LONG  128
 
-/* Validation lists this many findings of one kind, then a summary. */
-#define ATLAS_MAX_ISSUES_PER_KIND 20
 
 /* One stub as serialised, plus the frame it refers to when that frame is
  * not in the source bytes (appended by an edit, or built in memory). Values
@@ -90,23 +88,5 @@ GBytes               *terrain_atlas_frame_new              (TerrainAtlasTocKind 
                                                             GBytes              *body,
                                                             GError             **error);
 
-/* Collects validation findings, listing at most ATLAS_MAX_ISSUES_PER_KIND
- * of each kind and then one summary per kind. */
-typedef struct
-{
-  GPtrArray *issues;
-  GHashTable *counts;   /* kind (static string) -> count */
-} TerrainAtlasIssues;
-
-void                  terrain_atlas_issues_init            (TerrainAtlasIssues  *issues);
-TerrainIssue         *terrain_atlas_issues_add             (TerrainAtlasIssues  *issues,
-                                                            const char          *kind,
-                                                            TerrainSeverity      severity,
-                                                            const char          *section,
-                                                            gint64               offset,
-                                                            gint64               record,
-                                                            const char          *format,
-                                                            ...) G_GNUC_PRINTF (7, 8);
-GPtrArray            *terrain_atlas_issues_finish          (TerrainAtlasIssues  *issues);
 
 G_END_DECLS

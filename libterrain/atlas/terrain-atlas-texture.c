@@ -720,22 +720,22 @@ terrain_atlas_texture_check (TerrainAtlasTexture *self,
                              gint64               offset,
                              gint64               record)
 {
-  TerrainAtlasIssues issues;
+  TerrainIssueCollector issues;
   g_autoptr(GError) error = NULL;
 
   g_return_val_if_fail (TERRAIN_IS_ATLAS_TEXTURE (self), NULL);
 
   if (section == NULL)
     section = "texture chunk";
-  terrain_atlas_issues_init (&issues);
+  terrain_issue_collector_init (&issues, 0);
 
   if (self->format > TERRAIN_ATLAS_TEXTURE_DDS)
-    terrain_atlas_issues_add (&issues, "texture-format", TERRAIN_SEVERITY_WARNING, section,
+    terrain_issue_collector_add (&issues, "texture-format", TERRAIN_SEVERITY_WARNING, section,
                               offset, record, "unknown image format %u (0 JPEG, 1 PNG, 2 DDS)",
                               self->format);
   else if (!terrain_atlas_texture_get_size (self, NULL, NULL, &error))
-    terrain_atlas_issues_add (&issues, "texture-image", TERRAIN_SEVERITY_ERROR, section, offset,
+    terrain_issue_collector_add (&issues, "texture-image", TERRAIN_SEVERITY_ERROR, section, offset,
                               record, "%s", error->message);
 
-  return terrain_atlas_issues_finish (&issues);
+  return terrain_issue_collector_finish (&issues);
 }

@@ -13,6 +13,7 @@
 #include "terrain-quadtree.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
+#include "core/terrain-issue-private.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-relief-private.h"
@@ -43,7 +44,6 @@
 #define VERTEX_BYTES          8
 
 /* Validation lists this many findings of a kind, then one summary. */
-#define MAX_ISSUES_PER_KIND   20
 
 /* Pictures and height grids: the chunks of one level, at most this deep
  * (4^6 = 4096 chunks to decode), at least this many pixels a side. */
@@ -1148,7 +1148,7 @@ terrain_chu_file_save_to_bytes (TerrainDocument  *document,
   return terrain_writer_finish (&writer, error);
 }
 
-/* Collects validation findings, at most MAX_ISSUES_PER_KIND of each kind,
+/* Validation findings, at most TERRAIN_ISSUE_CAP_PER_KIND of each kind,
  * then one summary per kind. */
 typedef enum
 {
@@ -1182,11 +1182,9 @@ static const char * const kind_names[N_KINDS] = {
   [KIND_OVERLAP] = "chunk overlaps",
 };
 
-typedef struct
-{
-  GPtrArray *issues;
-  guint counts[N_KINDS];
-} Findings;
+/* Findings go through the one capped collector (core/terrain-issue-private.h),
+ * keyed by kind_names. */
+typedef TerrainIssueCollector Findings;
 
 static void add_finding (Findings   *findings,
                          IssueKind   kind,
@@ -1203,32 +1201,12 @@ add_finding (Findings   *findings,
              const char *format,
              ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
-  if (++findings->counts[kind] > MAX_ISSUES_PER_KIND)
-    return;
-
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  terrain_issue_collector_addv (findings, kind_names[kind], TERRAIN_SEVERITY_WARNING,
+                                kind_sections[kind], offset, record, format, args);
   va_end (args);
-  g_ptr_array_add (findings->issues,
-                   terrain_issue_new (TERRAIN_SEVERITY_WARNING, kind_sections[kind], offset,
-                                      record, "%s", message));
-}
-
-static void
-finish_findings (Findings *findings)
-{
-  for (guint kind = 0; kind < N_KINDS; kind++)
-    if (findings->counts[kind] > MAX_ISSUES_PER_KIND)
-      g_ptr_array_add (findings->issues,
-                       terrain_issue_new (TERRAIN_SEVERITY_WARNING, kind_sections[kind], -1, -1,
-                                          "%u more findings about %s (%u in all; only the "
-                                          "first %d are listed)",
-                                          findings->counts[kind] - MAX_ISSUES_PER_KIND,
-                                          kind_names[kind], findings->counts[kind],
-                                          MAX_ISSUES_PER_KIND));
 }
 
 typedef struct
@@ -1325,7 +1303,7 @@ terrain_chu_file_validate (TerrainDocument *document)
   gfloat vertical_scale = bits_to_float (self->vertical_scale_bits);
   gfloat leaf = bits_to_float (self->leaf_dimensions_bits);
 
-  findings.issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  terrain_issue_collector_init (&findings, 0);
 
   if (!isfinite (leaf) || leaf <= 0.0f)
     add_finding (&findings, KIND_HEADER, OFF_LEAF_DIMENSIONS, -1,
@@ -1434,9 +1412,8 @@ terrain_chu_file_validate (TerrainDocument *document)
     }
 
   validate_overlaps (self, &findings);
-  finish_findings (&findings);
 
-  return findings.issues;
+  return terrain_issue_collector_finish (&findings);
 }
 
 static void

@@ -13,6 +13,7 @@
 #include "terrain-quadtree.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
+#include "core/terrain-issue-private.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-relief-private.h"
@@ -37,7 +38,6 @@
 #define DDSCAPS2_CUBEMAP      0x200u
 #define DDSCAPS2_VOLUME       0x200000u
 
-#define MAX_ISSUES_PER_KIND   20
 
 typedef struct
 {
@@ -1054,11 +1054,9 @@ static const char * const kind_names[N_KINDS] = {
   [KIND_UNCHECKED] = "DDS formats of unknown size",
 };
 
-typedef struct
-{
-  GPtrArray *issues;
-  guint counts[N_KINDS];
-} Findings;
+/* Findings go through the one capped collector (core/terrain-issue-private.h),
+ * keyed by kind_names. */
+typedef TerrainIssueCollector Findings;
 
 static void add_finding (Findings        *findings,
                          IssueKind        kind,
@@ -1077,27 +1075,22 @@ add_finding (Findings        *findings,
              const char      *format,
              ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
-  if (++findings->counts[kind] > MAX_ISSUES_PER_KIND)
-    return;
-
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  terrain_issue_collector_addv (findings, kind_names[kind], severity,
+                                kind == KIND_HEADER ? "TQT header" : "TQT tiles", offset, record,
+                                format, args);
   va_end (args);
-  g_ptr_array_add (findings->issues,
-                   terrain_issue_new (severity, kind == KIND_HEADER ? "TQT header" : "TQT tiles",
-                                      offset, record, "%s", message));
 }
 
 static GPtrArray *
 terrain_tqt_file_validate (TerrainDocument *document)
 {
   TerrainTqtFile *self = TERRAIN_TQT_FILE (document);
-  Findings findings = { 0 };
+  Findings findings;
 
-  findings.issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  terrain_issue_collector_init (&findings, 0);
 
   if (self->version != 1 && self->version != 2)
     add_finding (&findings, KIND_HEADER, TERRAIN_SEVERITY_WARNING, OFF_VERSION, -1,
@@ -1146,19 +1139,7 @@ terrain_tqt_file_validate (TerrainDocument *document)
         }
     }
 
-  for (guint kind = 0; kind < N_KINDS; kind++)
-    if (findings.counts[kind] > MAX_ISSUES_PER_KIND)
-      g_ptr_array_add (findings.issues,
-                       terrain_issue_new (kind == KIND_UNCHECKED ? TERRAIN_SEVERITY_INFO
-                                                                 : TERRAIN_SEVERITY_WARNING,
-                                          "TQT tiles", -1, -1,
-                                          "%u more findings about %s (%u in all; only the "
-                                          "first %d are listed)",
-                                          findings.counts[kind] - MAX_ISSUES_PER_KIND,
-                                          kind_names[kind], findings.counts[kind],
-                                          MAX_ISSUES_PER_KIND));
-
-  return findings.issues;
+  return terrain_issue_collector_finish (&findings);
 }
 
 static void

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "terrain-issue.h"
+#include "terrain-issue-private.h"
 
 struct _TerrainIssue
 {
@@ -307,4 +308,149 @@ terrain_issues_max_severity (GPtrArray *issues,
     max = MAX (max, terrain_issue_get_severity (g_ptr_array_index (issues, i)));
 
   return max;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The capped collector (terrain-issue-private.h)                           */
+
+typedef struct
+{
+  const char *kind;
+  TerrainSeverity severity;
+  char *section;
+  guint count;
+} CollectorKind;
+
+static void
+collector_kind_clear (gpointer data)
+{
+  CollectorKind *kind = data;
+
+  g_free (kind->section);
+}
+
+void
+terrain_issue_collector_init (TerrainIssueCollector *self,
+                              guint                  cap)
+{
+  self->issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  self->kinds = g_array_new (FALSE, TRUE, sizeof (CollectorKind));
+  g_array_set_clear_func (self->kinds, collector_kind_clear);
+  self->cap = cap > 0 ? cap : TERRAIN_ISSUE_CAP_PER_KIND;
+}
+
+static CollectorKind *
+collector_find (TerrainIssueCollector *self,
+                const char            *kind)
+{
+  for (guint i = 0; i < self->kinds->len; i++)
+    {
+      CollectorKind *k = &g_array_index (self->kinds, CollectorKind, i);
+
+      if (k->kind == kind || g_strcmp0 (k->kind, kind) == 0)
+        return k;
+    }
+  return NULL;
+}
+
+/* Counts one finding of @kind; TRUE when it is still listed (the caller
+ * then gives it with terrain_issue_collector_take()). */
+gboolean
+terrain_issue_collector_admit (TerrainIssueCollector *self,
+                               const char            *kind,
+                               TerrainSeverity        severity,
+                               const char            *section)
+{
+  CollectorKind *k = collector_find (self, kind);
+
+  if (k == NULL)
+    {
+      CollectorKind added = { kind, severity, g_strdup (section), 0 };
+
+      g_array_append_val (self->kinds, added);
+      k = &g_array_index (self->kinds, CollectorKind, self->kinds->len - 1);
+    }
+  return ++k->count <= self->cap;
+}
+
+/* Adds an admitted finding (transfer full). */
+void
+terrain_issue_collector_take (TerrainIssueCollector *self,
+                              TerrainIssue          *issue)
+{
+  g_ptr_array_add (self->issues, issue);
+}
+
+/* Returns the new finding (transfer none) so that callers can add a map
+ * position or a rule, or NULL when the kind already has its share. */
+TerrainIssue *
+terrain_issue_collector_addv (TerrainIssueCollector *self,
+                              const char            *kind,
+                              TerrainSeverity        severity,
+                              const char            *section,
+                              gint64                 offset,
+                              gint64                 record,
+                              const char            *format,
+                              va_list                args)
+{
+  g_autofree char *message = NULL;
+  TerrainIssue *issue;
+
+  if (!terrain_issue_collector_admit (self, kind, severity, section))
+    return NULL;
+
+  message = g_strdup_vprintf (format, args);
+  issue = terrain_issue_new (severity, section, offset, record, "%s", message);
+  g_ptr_array_add (self->issues, issue);
+  return issue;
+}
+
+TerrainIssue *
+terrain_issue_collector_add (TerrainIssueCollector *self,
+                             const char            *kind,
+                             TerrainSeverity        severity,
+                             const char            *section,
+                             gint64                 offset,
+                             gint64                 record,
+                             const char            *format,
+                             ...)
+{
+  TerrainIssue *issue;
+  va_list args;
+
+  va_start (args, format);
+  issue = terrain_issue_collector_addv (self, kind, severity, section, offset, record, format,
+                                        args);
+  va_end (args);
+  return issue;
+}
+
+/* How many findings of @kind were seen, listed or not. */
+guint
+terrain_issue_collector_count (TerrainIssueCollector *self,
+                               const char            *kind)
+{
+  CollectorKind *k = collector_find (self, kind);
+
+  return k != NULL ? k->count : 0;
+}
+
+/* Adds the summaries and returns the findings (transfer full); the
+ * collector is empty afterwards. */
+GPtrArray *
+terrain_issue_collector_finish (TerrainIssueCollector *self)
+{
+  for (guint i = 0; i < self->kinds->len; i++)
+    {
+      CollectorKind *k = &g_array_index (self->kinds, CollectorKind, i);
+
+      if (k->count > self->cap)
+        g_ptr_array_add (self->issues,
+                         terrain_issue_new (k->severity, k->section, -1, -1,
+                                            "%u more findings about %s (%u in all; only the "
+                                            "first %u are listed)",
+                                            k->count - self->cap, k->kind, k->count, self->cap));
+    }
+  g_clear_pointer (&self->kinds, g_array_unref);
+  return g_steal_pointer (&self->issues);
 }

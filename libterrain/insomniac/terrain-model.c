@@ -12,6 +12,7 @@
 #include "terrain-model-private.h"
 #include "terrain-dat1-private.h"
 #include "core/terrain-error.h"
+#include "core/terrain-issue-private.h"
 #include "core/terrain-io.h"
 #include "core/terrain-issue.h"
 
@@ -32,7 +33,6 @@
 #define MATERIAL_SIZE        32
 
 /* Validation reports this many findings of a kind one by one, then a count. */
-#define MAX_ISSUES_PER_KIND  20
 
 typedef struct
 {
@@ -1666,39 +1666,6 @@ terrain_model_describe (TerrainDocument *document)
   return root;
 }
 
-/* Adds findings of one kind up to MAX_ISSUES_PER_KIND, then counts them. */
-typedef struct
-{
-  GPtrArray *issues;
-  guint      count;
-} IssueKind;
-
-static void
-add_issue (IssueKind       *kind,
-           TerrainSeverity  severity,
-           const char      *section,
-           gint64           offset,
-           gint64           record,
-           const char      *message)
-{
-  if (kind->count++ < MAX_ISSUES_PER_KIND)
-    g_ptr_array_add (kind->issues, terrain_issue_new (severity, section, offset, record, "%s",
-                                                      message));
-}
-
-static void
-finish_kind (IssueKind       *kind,
-             TerrainSeverity  severity,
-             const char      *section,
-             const char      *what)
-{
-  if (kind->count > MAX_ISSUES_PER_KIND)
-    g_ptr_array_add (kind->issues,
-                     terrain_issue_new (severity, section, -1, -1,
-                                        "%u more %s not listed",
-                                        kind->count - MAX_ISSUES_PER_KIND, what));
-}
-
 static gint64
 section_base (TerrainModel *self,
               guint32       tag)
@@ -1750,8 +1717,9 @@ validate_meshes (TerrainModel *self,
                  GPtrArray    *issues)
 {
   gint64 base = section_base (self, TERRAIN_MODEL_TAG_MESHES);
-  IssueKind triangles = { issues, 0 }, counts = { issues, 0 }, outside = { issues, 0 };
-  IssueKind materials = { issues, 0 };
+  TerrainIssueCollector found;
+
+  terrain_issue_collector_init (&found, 0);
 
   for (guint m = 0; m < self->n_meshes; m++)
     {
@@ -1764,14 +1732,16 @@ validate_meshes (TerrainModel *self,
           g_autofree char *s = g_strdup_printf ("mesh %u has %u indices, not a multiple of 3 "
                                                 "(the last %u are ignored by the exporters)",
                                                 m, mesh.index_count, mesh.index_count % 3);
-          add_issue (&triangles, TERRAIN_SEVERITY_WARNING, "meshes", at + 0x18, m, s);
+          terrain_issue_collector_add (&found, "meshes with partial triangles",
+                                       TERRAIN_SEVERITY_WARNING, "meshes", at + 0x18, m, "%s", s);
         }
       if (mesh.vertex_count >> 16 != 0)
         {
           g_autofree char *s = g_strdup_printf ("mesh %u has %u vertices; the upper 16 bits of "
                                                 "the count are 0 in every known model",
                                                 m, mesh.vertex_count);
-          add_issue (&counts, TERRAIN_SEVERITY_WARNING, "meshes", at + 0x1C, m, s);
+          terrain_issue_collector_add (&found, "meshes with large vertex counts",
+                                       TERRAIN_SEVERITY_WARNING, "meshes", at + 0x1C, m, "%s", s);
         }
       if (self->windows[m].first != mesh.vertex_start ||
           self->windows[m].count != mesh.vertex_count)
@@ -1784,19 +1754,18 @@ validate_meshes (TerrainModel *self,
                              self->windows[m].first,
                              self->windows[m].first + self->windows[m].count,
                              mesh.vertex_start, mesh.vertex_start + mesh.vertex_count);
-          add_issue (&outside, TERRAIN_SEVERITY_WARNING, "meshes", at, m, s);
+          terrain_issue_collector_add (&found, "meshes indexing outside their range",
+                                       TERRAIN_SEVERITY_WARNING, "meshes", at, m, "%s", s);
         }
       if (self->n_materials > 0 && mesh.material >= self->n_materials)
         {
           g_autofree char *s = g_strdup_printf ("mesh %u uses material %u of %u", m,
                                                 mesh.material, self->n_materials);
-          add_issue (&materials, TERRAIN_SEVERITY_WARNING, "meshes", at + 0x22, m, s);
+          terrain_issue_collector_add (&found, "meshes with a missing material",
+                                       TERRAIN_SEVERITY_WARNING, "meshes", at + 0x22, m, "%s", s);
         }
     }
-  finish_kind (&triangles, TERRAIN_SEVERITY_WARNING, "meshes", "meshes with partial triangles");
-  finish_kind (&counts, TERRAIN_SEVERITY_WARNING, "meshes", "meshes with large vertex counts");
-  finish_kind (&outside, TERRAIN_SEVERITY_WARNING, "meshes", "meshes indexing outside their range");
-  finish_kind (&materials, TERRAIN_SEVERITY_WARNING, "meshes", "meshes with a missing material");
+  g_ptr_array_extend_and_steal (issues, terrain_issue_collector_finish (&found));
 }
 
 static void

@@ -11,6 +11,7 @@
 
 #include "terrain-tdf-document-impl-private.h"
 #include "core/terrain-error.h"
+#include "core/terrain-issue-private.h"
 #include "core/terrain-io.h"
 #include "core/terrain-issue.h"
 
@@ -21,11 +22,7 @@ typedef struct
 {
   TerrainTdfDocument *document;
   TerrainReader reader;
-  GPtrArray *issues;
-  guint duplicate_keys;
-  guint duplicate_sections;
-  guint multiline;
-  guint unclosed;
+  TerrainIssueCollector found;   /* capped per kind */
 } Checker;
 
 /* The block names from the file level down to a block, for messages. */
@@ -85,11 +82,13 @@ section_path (const TerrainTdfSection *section)
   return shown;
 }
 
-/* Whether a finding of a kind counted by @counter is still listed. */
+/* Whether a finding of @kind is still listed (the one capped collector,
+ * core/terrain-issue-private.h). */
 static gboolean
-listed (guint *counter)
+listed (Checker    *c,
+        const char *kind)
 {
-  return ++*counter <= MAX_ISSUES_PER_KIND;
+  return terrain_issue_collector_admit (&c->found, kind, TERRAIN_SEVERITY_WARNING, "TDF");
 }
 
 static void
@@ -101,13 +100,15 @@ add_issue (Checker    *c,
 
   if (offset < 0)
     {
-      g_ptr_array_add (c->issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF", -1, -1,
-                                                     "%s", message));
+      terrain_issue_collector_take (&c->found,
+                                    terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF", -1, -1,
+                                                       "%s", message));
       return;
     }
   tdf_line_and_column (&c->reader, (gsize) offset, &line, &column);
-  g_ptr_array_add (c->issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF", offset, -1,
-                                                 "%s (line %u)", message, line));
+  terrain_issue_collector_take (&c->found,
+                                terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF", offset, -1,
+                                                   "%s (line %u)", message, line));
 }
 
 static char *
@@ -238,7 +239,7 @@ check_section (Checker             *c,
   gsize cursor = 0;
   guint index;
 
-  if (!section->closed && listed (&c->unclosed))
+  if (!section->closed && listed (c, "unclosed blocks"))
     {
       g_autofree char *message =
         g_strdup_printf ("%s is not closed: the file ends before its '}'",
@@ -252,7 +253,7 @@ check_section (Checker             *c,
     {
       if (item.kind != NODE_ENTRY)
         continue;
-      if (repeats_check (&repeats, &item, index) && listed (&c->duplicate_keys))
+      if (repeats_check (&repeats, &item, index) && listed (c, "repeated keys"))
         {
           g_autofree char *key = item_name_utf8 (&item);
           g_autofree char *message =
@@ -261,7 +262,7 @@ check_section (Checker             *c,
 
           add_issue (c, item.offset, message);
         }
-      if (item.multiline && listed (&c->multiline))
+      if (item.multiline && listed (c, "values over line breaks"))
         {
           g_autofree char *key = item_name_utf8 (&item);
           g_autofree char *message =
@@ -281,7 +282,7 @@ check_section (Checker             *c,
 
       if (item.kind != NODE_SECTION)
         continue;
-      if (repeats_check (&repeats, &item, index) && listed (&c->duplicate_sections))
+      if (repeats_check (&repeats, &item, index) && listed (c, "repeated block names"))
         {
           g_autofree char *child_path = frame_path (&child);
           g_autofree char *message =
@@ -295,19 +296,6 @@ check_section (Checker             *c,
   repeats_clear (&repeats);
 }
 
-static void
-add_summary (Checker    *c,
-             guint       count,
-             const char *what)
-{
-  if (count > MAX_ISSUES_PER_KIND)
-    g_ptr_array_add (c->issues,
-                     terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF", -1, -1,
-                                        "%u more %s (%u in all; only the first %d are listed)",
-                                        count - MAX_ISSUES_PER_KIND, what, count,
-                                        MAX_ISSUES_PER_KIND));
-}
-
 GPtrArray *
 tdf_document_validate (TerrainDocument *document)
 {
@@ -315,24 +303,23 @@ tdf_document_validate (TerrainDocument *document)
   TerrainTdfDocumentPrivate *priv = tdf_document_get_private (self);
   GBytes *source = terrain_document_get_source_bytes (document);
   g_autoptr(GBytes) empty = g_bytes_new_static ("", 0);
-  Checker c = { self, { 0 }, NULL, 0, 0, 0, 0 };
+  Checker c = { self, { 0 }, { 0 } };
+  g_autoptr(GPtrArray) issues = NULL;
   TerrainTdfRef root;
 
   terrain_reader_init (&c.reader, source != NULL ? source : empty, "TDF");
-  c.issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  terrain_issue_collector_init (&c.found, 0);
 
   terrain_tdf_document_get_root_ref (self, &root);
   check_section (&c, &root, NULL);
-  add_summary (&c, c.duplicate_keys, "repeated keys");
-  add_summary (&c, c.multiline, "values over line breaks");
-  add_summary (&c, c.duplicate_sections, "repeated block names");
+  issues = terrain_issue_collector_finish (&c.found);
 
   if (priv->stray_semicolons > 0)
     {
       guint line, column;
 
       tdf_line_and_column (&c.reader, priv->first_stray, &line, &column);
-      g_ptr_array_add (c.issues,
+      g_ptr_array_add (issues,
                        terrain_issue_new (TERRAIN_SEVERITY_INFO, "TDF",
                                           (gint64) priv->first_stray, -1,
                                           "%u stray ';' outside any key (the first on line "
@@ -349,7 +336,7 @@ tdf_document_validate (TerrainDocument *document)
       g_autofree char *text = terrain_tdf_to_utf8 (g_strstrip (raw));
 
       tdf_line_and_column (&c.reader, priv->first_stray_statement, &line, &column);
-      g_ptr_array_add (c.issues,
+      g_ptr_array_add (issues,
                        terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF",
                                           (gint64) priv->first_stray_statement, -1,
                                           "%u statement%s without '=' (the first, \"%s\", on "
@@ -360,7 +347,7 @@ tdf_document_validate (TerrainDocument *document)
                                           column, priv->first_stray_statement));
     }
 
-  return c.issues;
+  return g_steal_pointer (&issues);
 }
 
 static guint

@@ -42,8 +42,6 @@ G_BEGIN_DECLS
  * An unedited document without a tree saves as its source bytes.
  */
 
-/* Validation lists this many findings of a kind one by one, then a count. */
-#define MAX_ISSUES_PER_KIND 20
 
 /* Upper bound of the memory a parsed node costs, for the allocation check
  * made before parsing (the shortest node, "a=;", is three bytes). */

@@ -498,10 +498,17 @@ terrain_tnt_edit_new_import_heightmap (TerrainTntMap  *map,
  * @width: width of the minimap bitmap in pixels, at least 1
  * @height: height of the minimap bitmap in pixels, at least 1
  *
- * Computes a minimap from the tiles the way quality generators do
- * (field-notes.md, "Minimap from tiles"; tnt-sct.md, "Minimap"): the play
- * area (`Width*16-32` by `Height*16-128` pixels from the top-left corner,
- * the whole picture for maps too small for those margins) is fitted into
+ * libterrain's one minimap generator, used by
+ * [method@Terrain.TntMap.update_minimap], the regenerate-minimap edit
+ * (`terrain tnt regenerate-minimap`), [method@Terrain.TntMap.render_minimap]
+ * for maps without one, and the thumbnailer. It box-averages, because that
+ * is what Total Annihilation's own tools did: on the retail maps measured
+ * (field-notes.md, "Minimap from tiles"), truncated box means quantised back
+ * to the palette reproduce 99.5% and 99.9% of the stored minimaps' used
+ * pixels, which point sampling does not come near.
+ *
+ * The play area ([method@Terrain.TntMap.get_play_area]; the whole picture
+ * for maps too small for its margins) is fitted into
  * the top-left used sub-rectangle given by
  * [method@Terrain.TntMap.get_minimap_crop], long side first with the short
  * side truncated; each minimap pixel is the average colour of the source
@@ -521,7 +528,7 @@ terrain_tnt_map_compute_minimap (TerrainTntMap  *self,
                                  guint           height)
 {
   const guint8 *rgba;
-  guint columns, rows, n_tiles, used_w, used_h;
+  guint columns, rows, n_tiles, used_w, used_h, play_right, play_bottom;
   gint64 play_w, play_h, pixel_w, pixel_h;
   guint8 *out;
   guint8 lookup_cache_key[3] = { 0, 0, 0 };
@@ -543,9 +550,12 @@ terrain_tnt_map_compute_minimap (TerrainTntMap  *self,
   if (pixel_w == 0 || pixel_h == 0)
     return out;
 
-  play_w = (gint64) terrain_tnt_map_get_width (self) * TERRAIN_TNT_CELL_PIXELS - 32;
-  play_h = (gint64) terrain_tnt_map_get_height (self) * TERRAIN_TNT_CELL_PIXELS - 128;
-  if (play_w <= 0 || play_h <= 0)
+  if (terrain_tnt_map_get_play_area (self, &play_right, &play_bottom))
+    {
+      play_w = play_right;
+      play_h = play_bottom;
+    }
+  else
     {
       play_w = pixel_w;
       play_h = pixel_h;

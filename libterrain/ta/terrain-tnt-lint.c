@@ -247,8 +247,9 @@ check_starts (GPtrArray     *issues,
 {
   guint width = terrain_tnt_map_get_width (map);
   guint height = terrain_tnt_map_get_height (map);
-  gint play_right = (gint) width * TERRAIN_TNT_CELL_PIXELS - 32;
-  gint play_bottom = (gint) height * TERRAIN_TNT_CELL_PIXELS - 128;
+  guint play_right, play_bottom;
+
+  terrain_tnt_map_get_play_area (map, &play_right, &play_bottom);
 
   for (guint i = 0; i < starts->len; i++)
     {
@@ -264,9 +265,9 @@ check_starts (GPtrArray     *issues,
                height * TERRAIN_TNT_CELL_PIXELS);
           continue;
         }
-      if (start->x >= play_right || start->z >= play_bottom)
+      if (start->x >= (gint) play_right || start->z >= (gint) play_bottom)
         add (issues, "ota.start-in-bounds", TERRAIN_SEVERITY_WARNING, "specials", cx, cy,
-             "schema %u StartPos%u (%d, %d) is outside the play area (%dx%d pixels: the map "
+             "schema %u StartPos%u (%d, %d) is outside the play area (%ux%u pixels: the map "
              "less 32 on the east and 128 on the south)", start->schema, start->player,
              start->x, start->z, play_right, play_bottom);
       if (is_void (terrain_tnt_map_get_cell_feature (map, cx, cy)))

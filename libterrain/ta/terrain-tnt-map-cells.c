@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "terrain-tnt-map-impl-private.h"
+#include "terrain-tnt-image.h"
 #include "core/terrain-error.h"
 
 /* ------------------------------------------------------------------------ */
@@ -656,21 +657,23 @@ terrain_tnt_map_set_minimap (TerrainTntMap  *self,
 /**
  * terrain_tnt_map_update_minimap:
  * @self: a #TerrainTntMap
+ * @palette: the palette the tiles and the minimap index
  *
  * Regenerates the embedded minimap from the tiles at its stored size (252x252
- * when the map has none or a zero-sized one): the play area (`Width*16-32` by
- * `Height*16-128` pixels) is point-sampled at pixel centres into the used
- * sub-rectangle of [method@Terrain.TntMap.get_minimap_used_size] and the rest
- * is filled with index 0x64 (field-notes.md, "Minimap from tiles"). Sets bit
- * 0 of MinimapPresent.
+ * when the map has none or a zero-sized one) with libterrain's one minimap
+ * generator, [method@Terrain.TntMap.compute_minimap]. Sets bit 0 of
+ * MinimapPresent. Only the minimap changes; an unchanged one is left as it
+ * was.
  */
 void
-terrain_tnt_map_update_minimap (TerrainTntMap *self)
+terrain_tnt_map_update_minimap (TerrainTntMap  *self,
+                                TerrainPalette *palette)
 {
   guint width = DEFAULT_MINIMAP_SIDE, height = DEFAULT_MINIMAP_SIDE;
   g_autofree guint8 *pixels = NULL;
 
   g_return_if_fail (TERRAIN_IS_TNT_MAP (self));
+  g_return_if_fail (palette != NULL);
 
   if (self->has_minimap && self->minimap_width > 0 && self->minimap_height > 0)
     {
@@ -678,8 +681,7 @@ terrain_tnt_map_update_minimap (TerrainTntMap *self)
       height = self->minimap_height;
     }
 
-  pixels = g_malloc ((gsize) width * height);
-  tnt_generate_minimap (self, width, height, pixels);
+  pixels = terrain_tnt_map_compute_minimap (self, palette, width, height);
 
   if (self->has_minimap && terrain_tnt_map_get_minimap_present (self) &&
       self->minimap_width == width && self->minimap_height == height &&

@@ -11,6 +11,7 @@
 #include "terrain-tnt-map-impl-private.h"
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
+#include "core/terrain-issue-private.h"
 
 /* Names in the JSON description */
 static const char * const section_keys[N_SECTIONS] = {
@@ -49,25 +50,25 @@ typedef enum
   TNT_FINDING_N_KINDS
 } TntFindingKind;
 
-/* Collects findings, keeping at most @cap of each kind; the rest are
- * counted and summarised by sink_finish(). */
+/* Collects findings through the one capped collector
+ * (core/terrain-issue-private.h), at most @cap of each kind; sink_finish()
+ * adds the summaries and appends everything to @issues (NULL: findings are
+ * dropped). */
 typedef struct
 {
+  TerrainIssueCollector found;
   GPtrArray *issues;
-  guint      cap;
-  guint      counts[TNT_FINDING_N_KINDS];
-  TerrainSeverity severities[TNT_FINDING_N_KINDS];
-  const char *sections[TNT_FINDING_N_KINDS];
 } TntSink;
+
+static const char *finding_kind_description (TntFindingKind kind);
 
 static void
 sink_init (TntSink   *sink,
            GPtrArray *issues,
            guint      cap)
 {
-  memset (sink, 0, sizeof *sink);
+  terrain_issue_collector_init (&sink->found, cap);
   sink->issues = issues;
-  sink->cap = cap;
 }
 
 static void
@@ -75,14 +76,13 @@ sink_add (TntSink        *sink,
           TntFindingKind  kind,
           TerrainIssue   *issue)
 {
-  sink->counts[kind]++;
-  sink->severities[kind] = terrain_issue_get_severity (issue);
-  sink->sections[kind] = terrain_issue_get_section (issue) != NULL ?
-                         g_intern_string (terrain_issue_get_section (issue)) : NULL;
-
   /* Header-level findings are few by construction and never capped. */
-  if (sink->issues != NULL && (kind == TNT_FINDING_OTHER || sink->counts[kind] <= sink->cap))
-    g_ptr_array_add (sink->issues, issue);
+  if (sink->issues != NULL &&
+      (kind == TNT_FINDING_OTHER ||
+       terrain_issue_collector_admit (&sink->found, finding_kind_description (kind),
+                                      terrain_issue_get_severity (issue),
+                                      terrain_issue_get_section (issue))))
+    terrain_issue_collector_take (&sink->found, issue);
   else
     terrain_issue_unref (issue);
 }
@@ -93,19 +93,19 @@ finding_kind_description (TntFindingKind kind)
   switch (kind)
     {
     case TNT_FINDING_TILE_INDEX:
-      return "tile map entries name a tile beyond the tile count";
+      return "tile map entries naming a tile beyond the tile count";
     case TNT_FINDING_FEATURE_INDEX:
-      return "cells name a feature beyond the feature table";
+      return "cells naming a feature beyond the feature table";
     case TNT_FINDING_FOOTPRINT_OVERLAP:
-      return "feature footprints overlap occupied cells";
+      return "feature footprints overlapping occupied cells";
     case TNT_FINDING_FOOTPRINT_CLIPPED:
-      return "feature footprints run off the map edge";
+      return "feature footprints running off the map edge";
     case TNT_FINDING_RECORD_INDEX:
-      return "feature records have an index word differing from their position";
+      return "feature records whose index word differs from their position";
     case TNT_FINDING_ATTRIBUTE_EXTRA:
-      return "cells have a nonzero attribute byte +3";
+      return "cells with a nonzero attribute byte +3";
     case TNT_FINDING_FEATURE_NAME:
-      return "feature records have an unusable name";
+      return "feature records with an unusable name";
     case TNT_FINDING_OTHER:
     case TNT_FINDING_N_KINDS:
     default:
@@ -113,20 +113,16 @@ finding_kind_description (TntFindingKind kind)
     }
 }
 
-/* Appends one summary issue per kind that was cut short. */
+/* Appends the findings, with one summary per kind that was cut short. */
 static void
 sink_finish (TntSink *sink)
 {
-  if (sink->issues == NULL)
-    return;
+  GPtrArray *found = terrain_issue_collector_finish (&sink->found);
 
-  for (guint k = 0; k < TNT_FINDING_N_KINDS; k++)
-    if (sink->counts[k] > sink->cap && k != TNT_FINDING_OTHER)
-      g_ptr_array_add (sink->issues,
-                       terrain_issue_new (sink->severities[k], sink->sections[k], -1, -1,
-                                          "%u %s in total; only the first %u are listed",
-                                          sink->counts[k], finding_kind_description (k),
-                                          sink->cap));
+  if (sink->issues != NULL)
+    g_ptr_array_extend_and_steal (sink->issues, found);
+  else
+    g_ptr_array_unref (found);
 }
 
 static gsize
@@ -294,11 +290,14 @@ terrain_tnt_map_build_occupancy (TerrainTntMap           *self,
                                  GPtrArray               *issues)
 {
   TntSink sink;
+  guint16 *occupancy;
 
   g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), NULL);
 
   sink_init (&sink, issues, G_MAXUINT);
-  return build_occupancy (self, footprint_func, user_data, owners, &sink);
+  occupancy = build_occupancy (self, footprint_func, user_data, owners, &sink);
+  sink_finish (&sink);
+  return occupancy;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -169,10 +169,6 @@ void     tnt_minimap_used_size_for (TerrainTntMap *self,
                                     guint          stored_h,
                                     guint         *used_w,
                                     guint         *used_h);
-void     tnt_generate_minimap      (TerrainTntMap *self,
-                                    guint          mw,
-                                    guint          mh,
-                                    guint8        *out);
 
 /* The document's vfuncs, each in the file of its concern. */
 GBytes       *tnt_map_save_to_bytes   (TerrainDocument  *document,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "terrain-tnt-map-impl-private.h"
+#include "terrain-tnt-image.h"
 #include "terrain-tile-private.h"
 #include "core/terrain-error.h"
 
@@ -116,9 +117,9 @@ render_tiles (TerrainTntMap  *self,
  * @error: return location for a #GError
  *
  * Renders the embedded minimap as RGBA. When the map embeds none (or a
- * zero-sized one), renders the minimap the engine would generate: the tiles
- * sampled as [method@Terrain.TntMap.update_minimap] does, without changing
- * the map.
+ * zero-sized one), renders the 252x252 minimap
+ * [method@Terrain.TntMap.update_minimap] would make (the one generator,
+ * [method@Terrain.TntMap.compute_minimap]), without changing the map.
  *
  * Returns: (transfer full) (nullable): the picture, or %NULL with
  *   %TERRAIN_ERROR_INVALID_VALUE when @palette is %NULL
@@ -145,8 +146,7 @@ terrain_tnt_map_render_minimap (TerrainTntMap   *self,
   if (src == NULL)
     {
       stored_w = stored_h = DEFAULT_MINIMAP_SIDE;
-      generated = g_malloc ((gsize) stored_w * stored_h);
-      tnt_generate_minimap (self, stored_w, stored_h, generated);
+      generated = terrain_tnt_map_compute_minimap (self, palette, stored_w, stored_h);
       src = generated;
     }
 

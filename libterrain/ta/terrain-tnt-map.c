@@ -205,8 +205,49 @@ tnt_mark_modified (TerrainTntMap *self)
   terrain_document_set_modified (TERRAIN_DOCUMENT (self), TRUE);
 }
 
+/**
+ * terrain_tnt_map_get_play_area:
+ * @self: a #TerrainTntMap
+ * @width: (out) (optional): play-area width in pixels
+ * @height: (out) (optional): play-area height in pixels
+ *
+ * The play area: the part of the map, from its top-left corner, that the
+ * game lets units and the camera reach (tnt-sct.md, "Minimap"):
+ * `PlayRight = Width*16-32` by `PlayBottom = Height*16-128` pixels. The one
+ * rule the minimap generator, its crop, rendering and lint share. A map too
+ * small for those margins (either value <= 0) has no defined play area;
+ * @width and @height are then the whole map, `Width*16` by `Height*16`.
+ *
+ * Returns: %TRUE when the margins fit, %FALSE when the whole map was given
+ */
+gboolean
+terrain_tnt_map_get_play_area (TerrainTntMap *self,
+                               guint         *width,
+                               guint         *height)
+{
+  gint64 play_right, play_bottom;
+  gboolean fits;
+
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), FALSE);
+
+  play_right = (gint64) self->width * TERRAIN_TNT_CELL_PIXELS - 32;
+  play_bottom = (gint64) self->height * TERRAIN_TNT_CELL_PIXELS - 128;
+  fits = play_right > 0 && play_bottom > 0;
+  if (!fits)
+    {
+      play_right = (gint64) self->width * TERRAIN_TNT_CELL_PIXELS;
+      play_bottom = (gint64) self->height * TERRAIN_TNT_CELL_PIXELS;
+    }
+  if (width != NULL)
+    *width = (guint) play_right;
+  if (height != NULL)
+    *height = (guint) play_bottom;
+  return fits;
+}
+
 /* Computes the used sub-rectangle of a stored minimap of @stored_w x
- * @stored_h for this map's shape, tnt-sct.md "Minimap". */
+ * @stored_h for this map's shape, tnt-sct.md "Minimap": the play area
+ * fitted into it, long side first, the short side truncated. */
 void
 tnt_minimap_used_size_for (TerrainTntMap *self,
                            guint          stored_w,
@@ -214,10 +255,9 @@ tnt_minimap_used_size_for (TerrainTntMap *self,
                            guint         *used_w,
                            guint         *used_h)
 {
-  gint64 play_right = (gint64) self->width * TERRAIN_TNT_CELL_PIXELS - 32;
-  gint64 play_bottom = (gint64) self->height * TERRAIN_TNT_CELL_PIXELS - 128;
+  guint play_right, play_bottom;
 
-  if (play_right <= 0 || play_bottom <= 0)
+  if (!terrain_tnt_map_get_play_area (self, &play_right, &play_bottom))
     {
       /* Maps too small for the play-area margins: no crop is defined. */
       *used_w = stored_w;
@@ -225,55 +265,13 @@ tnt_minimap_used_size_for (TerrainTntMap *self,
     }
   else if (play_right < play_bottom)
     {
-      *used_w = (guint) (play_right * stored_w / play_bottom);
+      *used_w = (guint) ((guint64) play_right * stored_w / play_bottom);
       *used_h = stored_h;
     }
   else
     {
       *used_w = stored_w;
-      *used_h = (guint) (play_bottom * stored_h / play_right);
-    }
-}
-
-/* Point-samples the tiles into a @mw x @mh minimap (editor practice,
- * field-notes.md): the play area fills the used sub-rectangle, sampled at
- * pixel centres; the rest is the 0x64 fill. */
-void
-tnt_generate_minimap (TerrainTntMap *self,
-                      guint          mw,
-                      guint          mh,
-                      guint8        *out)
-{
-  const guint8 *tiles = self->blocks[TERRAIN_TNT_SECTION_TILES].data;
-  gint64 play_w = (gint64) self->width * TERRAIN_TNT_CELL_PIXELS - 32;
-  gint64 play_h = (gint64) self->height * TERRAIN_TNT_CELL_PIXELS - 128;
-  gint64 pixel_w = (gint64) self->tile_columns * TERRAIN_TNT_TILE_PIXELS;
-  gint64 pixel_h = (gint64) self->tile_rows * TERRAIN_TNT_TILE_PIXELS;
-  guint used_w, used_h;
-
-  memset (out, TERRAIN_PALETTE_MINIMAP_FILL, (gsize) mw * mh);
-  if (pixel_w == 0 || pixel_h == 0)
-    return;
-
-  if (play_w <= 0 || play_h <= 0)
-    {
-      play_w = pixel_w;
-      play_h = pixel_h;
-    }
-  tnt_minimap_used_size_for (self, mw, mh, &used_w, &used_h);
-
-  for (guint my = 0; my < used_h; my++)
-    {
-      gint64 py = MIN ((2 * (gint64) my + 1) * play_h / (2 * (gint64) used_h), pixel_h - 1);
-
-      for (guint mx = 0; mx < used_w; mx++)
-        {
-          gint64 px = MIN ((2 * (gint64) mx + 1) * play_w / (2 * (gint64) used_w), pixel_w - 1);
-          guint16 tile = tile_map_entry (self, (gsize) (py / 32) * self->tile_columns + px / 32);
-          gsize pixel = (gsize) tile * TERRAIN_TNT_TILE_BYTES + (py % 32) * 32 + px % 32;
-
-          out[(gsize) my * mw + mx] = tile < self->n_tiles ? tiles[pixel] : 0;
-        }
+      *used_h = (guint) ((guint64) play_bottom * stored_h / play_right);
     }
 }
 

@@ -280,7 +280,12 @@ gboolean       terrain_tnt_map_set_minimap        (TerrainTntMap         *self,
                                                    const guint8          *pixels,
                                                    GError               **error);
 TERRAIN_AVAILABLE_IN_ALL
-void           terrain_tnt_map_update_minimap     (TerrainTntMap         *self);
+void           terrain_tnt_map_update_minimap     (TerrainTntMap         *self,
+                                                   TerrainPalette        *palette);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean       terrain_tnt_map_get_play_area      (TerrainTntMap         *self,
+                                                   guint                 *width,
+                                                   guint                 *height);
 
 /* Rendering */
 TERRAIN_AVAILABLE_IN_ALL

@@ -138,7 +138,15 @@ make_large_tnt (const char *dir)
   for (guint y = 0; y < 640; y++)
     for (guint x = 0; x < 640; x++)
       terrain_tnt_map_set_cell_height (map, x, y, (guint8) g_rand_int_range (rand, 0, 256));
-  terrain_tnt_map_update_minimap (map);
+  {
+    guint8 rgb[3 * 256];
+    g_autoptr(TerrainPalette) grey = NULL;
+
+    for (guint i = 0; i < 256; i++)
+      rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = (guint8) i;
+    grey = terrain_palette_new_from_rgb (rgb, 256);
+    terrain_tnt_map_update_minimap (map, grey);
+  }
   save_or_die (TERRAIN_DOCUMENT (map), path);
 
   return path;
