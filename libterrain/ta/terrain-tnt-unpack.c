@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "terrain-tnt-unpack.h"
+#include "terrain-tnt-unpack-private.h"
 #include "core/terrain-document.h"
 #include "core/terrain-error.h"
 #include "core/terrain-image-private.h"
@@ -426,7 +427,8 @@ terrain_tnt_map_unpack (TerrainTntMap  *self,
 
 typedef struct
 {
-  GFile               *folder;
+  GFile               *folder;      /* NULL: members */
+  GHashTable          *members;
   const TerrainLimits *limits;
   GCancellable        *cancellable;
 } Packer;
@@ -437,11 +439,28 @@ read_member (Packer      *p,
              gsize        max,
              GError     **error)
 {
-  g_autoptr(GFile) file = g_file_get_child (p->folder, name);
-  g_autoptr(GBytes) bytes = terrain_file_load_bytes (file, p->cancellable, error);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
 
-  if (bytes == NULL)
-    return NULL;
+  if (p->folder == NULL)
+    {
+      GBytes *member = g_hash_table_lookup (p->members, name);
+
+      if (member == NULL)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "TNT pack: %s is missing", name);
+          return NULL;
+        }
+      bytes = g_bytes_ref (member);
+    }
+  else
+    {
+      file = g_file_get_child (p->folder, name);
+      bytes = terrain_file_load_bytes (file, p->cancellable, error);
+      if (bytes == NULL)
+        return NULL;
+    }
   if (g_bytes_get_size (bytes) > max)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
@@ -565,9 +584,11 @@ read_grid (Csv        *csv,
           return FALSE;
         if (!parse (field->str, &out[(gsize) r * columns + c]))
           {
+            g_autofree char *shown = g_utf8_make_valid (field->str, (gssize) field->len);
+
             g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                          "TNT pack: %s: line %u, column %u (byte offset %" G_GSIZE_FORMAT "): "
-                         "'%s' is not %s", csv->name, line, c + 1, at, field->str, what);
+                         "'%s' is not %s", csv->name, line, c + 1, at, shown, what);
             return FALSE;
           }
         if (last != (c + 1 == columns))
@@ -780,13 +801,42 @@ pack_feature_table (Packer   *p,
  * Returns: (transfer full) (nullable): the file's bytes, checked by loading
  *   them, or %NULL with an error naming the file, line or byte offset
  */
+static GBytes *
+pack (Packer  *packer,
+      GError **error);
+
 GBytes *
 terrain_tnt_pack_folder (GFile                *folder,
                          const TerrainLimits  *limits,
                          GCancellable         *cancellable,
                          GError              **error)
 {
-  Packer p = { folder, limits != NULL ? limits : terrain_limits_get_default (), cancellable };
+  Packer p = { folder, NULL, limits != NULL ? limits : terrain_limits_get_default (),
+               cancellable };
+
+  g_return_val_if_fail (G_IS_FILE (folder), NULL);
+
+  return pack (&p, error);
+}
+
+/* terrain-tnt-unpack-private.h */
+GBytes *
+terrain_tnt_pack_members (GHashTable           *members,
+                          const TerrainLimits  *limits,
+                          GError              **error)
+{
+  Packer p = { NULL, members, limits != NULL ? limits : terrain_limits_get_default (), NULL };
+
+  g_return_val_if_fail (members != NULL, NULL);
+
+  return pack (&p, error);
+}
+
+static GBytes *
+pack (Packer  *packer,
+      GError **error)
+{
+  Packer p = *packer;
   g_autoptr(GBytes) manifest_bytes = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GByteArray) out = NULL;
@@ -804,18 +854,26 @@ terrain_tnt_pack_folder (GFile                *folder,
   guint8 *data;
   guint columns, rows;
 
-  g_return_val_if_fail (G_IS_FILE (folder), NULL);
-
   max = p.limits->max_allocation;
   manifest_bytes = read_member (&p, TERRAIN_TNT_UNPACK_MANIFEST, max, error);
   if (manifest_bytes == NULL)
     return NULL;
-  if (!json_parser_load_from_data (parser, g_bytes_get_data (manifest_bytes, NULL),
-                                   (gssize) g_bytes_get_size (manifest_bytes), error))
-    {
-      g_prefix_error (error, "TNT pack: " TERRAIN_TNT_UNPACK_MANIFEST ": ");
-      return NULL;
-    }
+  {
+    g_autoptr(GError) json_error = NULL;
+
+    /* An empty GBytes has no data pointer; the parser wants one. */
+    const char *text = g_bytes_get_size (manifest_bytes) > 0
+                       ? g_bytes_get_data (manifest_bytes, NULL) : "";
+
+    if (!json_parser_load_from_data (parser, text, (gssize) g_bytes_get_size (manifest_bytes),
+                                     &json_error))
+      {
+        g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                     "TNT pack: " TERRAIN_TNT_UNPACK_MANIFEST ": not JSON: %s",
+                     json_error->message);
+        return NULL;
+      }
+  }
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)) ||
       g_strcmp0 (json_object_get_string_member_with_default (
                    json_node_get_object (json_parser_get_root (parser)), "format", ""),
