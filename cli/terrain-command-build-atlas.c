@@ -24,7 +24,9 @@ static struct
   char *raw_size;
   gdouble nodata;
   char *fit;
-} heightmap = { 1.0, 0.0, 0.0, NULL, NAN, NULL };
+  char *tile_overlap;
+  gboolean tile_flip_y;
+} heightmap = { 1.0, 0.0, 0.0, NULL, NAN, NULL, NULL, FALSE };
 
 static const GOptionEntry heightmap_entries[] = {
   { "vertical-scale", 0, 0, G_OPTION_ARG_DOUBLE, &heightmap.vertical_scale,
@@ -38,6 +40,11 @@ static const GOptionEntry heightmap_entries[] = {
     N_("Size of a raw16 file (default: a square from its length)"), N_("W[xH]") },
   { "nodata", 0, 0, G_OPTION_ARG_DOUBLE, &heightmap.nodata,
     N_("Source value of missing samples, filled from their neighbours"), N_("V") },
+  { "tile-overlap", 0, 0, G_OPTION_ARG_STRING, &heightmap.tile_overlap,
+    N_("Samples neighbouring tiles of a tiled HEIGHTMAP share: N, or “auto” (the default: 1 "
+       "when they repeat their common edge, else 0)"), N_("N") },
+  { "tile-flip-y", 0, 0, G_OPTION_ARG_NONE, &heightmap.tile_flip_y,
+    N_("Tile rows of a tiled HEIGHTMAP count from the south (Gaea's Flip Y Axis)"), NULL },
   { "fit", 0, 0, G_OPTION_ARG_STRING, &heightmap.fit,
     N_("Reach a square 2^N+1 grid by “pad” (edge extension, the default) or “resample”"),
     N_("HOW") },
@@ -124,7 +131,34 @@ terrain_cli_load_heightfield (const char *command,
       options->raw_height = (guint) h;
     }
 
-  field = terrain_heightfield_load (file, options, NULL, &error);
+  /* A folder of tiles, or a pattern of their names (World Machine, Gaea). */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) ||
+      (!g_file_test (path, G_FILE_TEST_EXISTS) &&
+       (strpbrk (path, "*?") != NULL || strstr (path, "%x") != NULL ||
+        strstr (path, "%y") != NULL || strstr (path, "%X%") != NULL ||
+        strstr (path, "%Y%") != NULL)))
+    {
+      gint overlap = -1;
+
+      if (heightmap.tile_overlap != NULL && g_ascii_strcasecmp (heightmap.tile_overlap, "auto") != 0)
+        {
+          char *end = NULL;
+          guint64 n = g_ascii_strtoull (heightmap.tile_overlap, &end, 10);
+
+          if (end == heightmap.tile_overlap || *end != '\0' || n > 64)
+            {
+              terrain_cli_usage_error (command, _("--tile-overlap takes a number of samples "
+                                                  "(0 to 64) or auto"));
+              *usage = TRUE;
+              return NULL;
+            }
+          overlap = (gint) n;
+        }
+      field = terrain_heightfield_load_tiles (path, options, overlap, heightmap.tile_flip_y,
+                                              NULL, NULL, &error);
+    }
+  else
+    field = terrain_heightfield_load (file, options, NULL, &error);
   if (field == NULL)
     {
       terrain_cli_error (NULL, error);

@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
 
 /* Seeds above this size only slow the fuzzer down; past the first fixtures
  * of a harness, a test's loops of truncated and bit-flipped variants add
@@ -199,4 +200,13 @@ __wrap_terrain_atlas_texture_decode (TerrainAtlasTexture       *self,
 {
   dump_texture (terrain_atlas_texture_get_format (self), terrain_atlas_texture_get_data (self));
   return __real_terrain_atlas_texture_decode (self, order, limits, error);
+}
+
+/* A seed a test builds itself for a harness whose input is no single file
+ * handed to a parser (tests/fuzz/fuzz-tiles.c, fuzz-builder-options.c). */
+void
+terrain_test_dump_seed (const char *harness,
+                        GBytes     *bytes)
+{
+  dump_bytes (harness, bytes);
 }

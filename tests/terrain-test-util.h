@@ -25,4 +25,9 @@ void                 terrain_test_cli_result_clear (TerrainTestCliResult *result
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TerrainTestCliResult, terrain_test_cli_result_clear)
 
+/* Writes @bytes as a seed of @harness when TERRAIN_DUMP_FIXTURES is set
+ * (terrain-test-dump.c). */
+void                 terrain_test_dump_seed        (const char           *harness,
+                                                    GBytes               *bytes);
+
 G_END_DECLS

@@ -90,6 +90,39 @@ test_ranges_library (void)
     { 10.0, 1.0, 1e30 },
   };
 
+  /* Seeds of fuzz-builder-options (its input layout: scale, offset,
+   * spacing, error as doubles, depth, measure, 17 x 17 U16 samples). */
+  for (guint i = 0; i < G_N_ELEMENTS (cases) + 1; i++)
+    {
+      gdouble header[4] = { i < G_N_ELEMENTS (cases) ? cases[i].relief / 1000.0 : 0.5, 10.0,
+                            i < G_N_ELEMENTS (cases) ? cases[i].spacing : 2.0,
+                            i < G_N_ELEMENTS (cases) ? cases[i].error : 1.0 };
+      g_autoptr(GByteArray) seed = g_byte_array_new ();
+      const guint8 tail[2] = { (guint8) (i % 4 + 1), (guint8) (i & 1) };
+      g_autoptr(GBytes) bytes = NULL;
+
+      for (guint k = 0; k < 4; k++)
+        {
+          guint64 bits;
+          guint8 le[8];
+
+          memcpy (&bits, &header[k], 8);
+          for (guint b = 0; b < 8; b++)
+            le[b] = (guint8) (bits >> (8 * b));
+          g_byte_array_append (seed, le, 8);
+        }
+      g_byte_array_append (seed, tail, 2);
+      for (guint k = 0; k < 17 * 17; k++)
+        {
+          guint16 v = (guint16) (1000.0 * terrain_test_hills ((k % 17) / 16.0, (k / 17) / 16.0));
+          const guint8 le[2] = { (guint8) v, (guint8) (v >> 8) };
+
+          g_byte_array_append (seed, le, 2);
+        }
+      bytes = g_byte_array_free_to_bytes (g_steal_pointer (&seed));
+      terrain_test_dump_seed ("builder-options", bytes);
+    }
+
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(TerrainHeightfield) field = make_hills (33, cases[i].spacing, cases[i].relief);
@@ -128,6 +161,45 @@ test_ranges_library (void)
       }
     g_assert_cmpint (terrain_issues_max_severity (issues, &any), ==, TERRAIN_SEVERITY_INFO);
   }
+}
+
+/* A steep terrain over a tiny spacing (1e-300 m, finite and positive, as
+ * fuzz-builder-options found) builds with unit normals: they were ∞/∞. */
+static void
+test_tiny_spacing (void)
+{
+  g_autoptr(TerrainHeightfield) field = make_hills (17, 1e-300, 1000.0);
+  g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+  g_autoptr(TerrainAtlasFile) atlas = NULL;
+  g_autoptr(GError) error = NULL;
+  gint toc;
+
+  terrain_atlas_builder_set_tree_depth (builder, 1);
+  atlas = terrain_atlas_builder_build (builder, NULL, &error);
+  g_assert_no_error (error);
+  toc = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  g_assert_cmpint (toc, >=, 0);
+  for (guint s = 0; s < terrain_atlas_toc_get_n_stubs (terrain_atlas_file_get_toc (atlas, toc)); s++)
+    {
+      g_autoptr(TerrainAtlasGeometry) geometry =
+        terrain_atlas_file_get_geometry (atlas, (guint) toc, s, &error);
+      const TerrainAtlasVertex *vertices;
+      guint n = 0;
+
+      g_assert_no_error (error);
+      vertices = terrain_atlas_geometry_get_vertices (geometry, &n);
+      g_assert_cmpuint (n, >, 0);
+      for (guint v = 0; v < n; v++)
+        {
+          const gfloat *f = (const gfloat *) &vertices[v];
+
+          for (guint k = 0; k < sizeof (TerrainAtlasVertex) / sizeof (gfloat); k++)
+            g_assert_true (isfinite (f[k]));
+          g_assert_cmpfloat_with_epsilon (vertices[v].normal[0] * vertices[v].normal[0] +
+                                          vertices[v].normal[1] * vertices[v].normal[1] +
+                                          vertices[v].normal[2] * vertices[v].normal[2], 1.0, 1e-4);
+        }
+    }
 }
 
 /* The CLI refuses each bad option with exit 64, naming it, and writes no
@@ -722,6 +794,7 @@ main (int   argc,
 
   g_test_add_func ("/Terrain/AtlasBuilderOptions/ranges", test_ranges_library);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/ranges-cli", test_ranges_cli);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/tiny-spacing", test_tiny_spacing);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-encode", test_dds_encode);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-texture-tree", test_dds_texture_tree);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/non-square-texture", test_non_square_texture);

@@ -576,11 +576,18 @@ fill_vertex (const BuildState   *state,
              gdouble             parent)
 {
   gdouble sp = state->spacing, side = state->side;
-  gdouble dx = (sample_clamped (state, gx + 1, gy) - sample_clamped (state, gx - 1, gy)) /
-               (2 * sp);
-  gdouble dy = (sample_clamped (state, gx, gy + 1) - sample_clamped (state, gx, gy - 1)) /
-               (2 * sp);
-  gdouble nl = sqrt (dx * dx + dy * dy + 1.0);
+  /* The normal is (−dz/dx, dz/dy, 1) normalised; kept as the height
+   * differences over twice the spacing and scaled by their largest part
+   * first, so that a steep slope over a tiny spacing (1e-300 m) gives a
+   * unit vector instead of ∞/∞ (fuzz-builder-options). */
+  gdouble dx = sample_clamped (state, gx + 1, gy) - sample_clamped (state, gx - 1, gy);
+  gdouble dy = sample_clamped (state, gx, gy + 1) - sample_clamped (state, gx, gy - 1);
+  gdouble dz = 2 * sp;
+  gdouble m = MAX (MAX (fabs (dx), fabs (dy)), dz);
+  gdouble nl;
+
+  dx /= m, dy /= m, dz /= m;
+  nl = sqrt (dx * dx + dy * dy + dz * dz);
 
   v->point[0] = (gfloat) (gx * sp);
   v->point[1] = (gfloat) ((side - gy) * sp);
@@ -596,7 +603,7 @@ fill_vertex (const BuildState   *state,
   /* World Y runs against the rows, so d/dY = −d/drow. */
   v->normal[0] = (gfloat) (-dx / nl);
   v->normal[1] = (gfloat) (dy / nl);
-  v->normal[2] = (gfloat) (1.0 / nl);
+  v->normal[2] = (gfloat) (dz / nl);
 }
 
 static void

@@ -8,6 +8,7 @@
 
 #include "terrain-heightfield.h"
 #include "terrain-format.h"
+#include "terrain-limits.h"
 
 G_BEGIN_DECLS
 
@@ -148,5 +149,23 @@ TerrainHeightfield *terrain_heightfield_new_for_source (guint                   
                                                         GError                          **error);
 void                terrain_heightfield_apply_vertical (TerrainHeightfield               *field,
                                                         const TerrainHeightfieldOptions  *options);
+
+/* Reads tile @index of a tiled heightmap (terrain-heightfield-tiles.c). */
+typedef GBytes *(*TerrainTileLoadFunc) (guint      index,
+                                        gpointer   data,
+                                        GError   **error);
+
+/* terrain_heightfield_load_tiles() over any store of tiles: @names are the
+ * files' names (tiles are told by them; others are skipped), @load reads
+ * one when it is needed, so that one tile at a time is in memory. */
+TerrainHeightfield *terrain_heightfield_assemble_tiles (const char * const               *names,
+                                                        guint                              n_names,
+                                                        TerrainTileLoadFunc                load,
+                                                        gpointer                           data,
+                                                        const TerrainHeightfieldOptions   *options,
+                                                        gint                               overlap,
+                                                        gboolean                           flip_y,
+                                                        const TerrainLimits               *limits,
+                                                        GError                           **error);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 
 #include "terrain-version.h"
 #include "terrain-image.h"
+#include "terrain-limits.h"
 
 G_BEGIN_DECLS
 
@@ -161,6 +162,14 @@ TerrainHeightfield *terrain_heightfield_new_from_bytes   (GBytes                
 TERRAIN_AVAILABLE_IN_ALL
 TerrainHeightfield *terrain_heightfield_load             (GFile                      *file,
                                                           const TerrainHeightfieldOptions *options,
+                                                          GCancellable               *cancellable,
+                                                          GError                    **error);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainHeightfield *terrain_heightfield_load_tiles       (const char                 *spec,
+                                                          const TerrainHeightfieldOptions *options,
+                                                          gint                        overlap,
+                                                          gboolean                    flip_y,
+                                                          const TerrainLimits        *limits,
                                                           GCancellable               *cancellable,
                                                           GError                    **error);
 TERRAIN_AVAILABLE_IN_ALL
