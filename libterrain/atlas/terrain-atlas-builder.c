@@ -1,5 +1,12 @@
 /* terrain-atlas-builder.c: Atlas files from heightfields and images
  *
+ * Why one file of about 1,520 lines (just over the house rule of ~1,500):
+ * it is the builder object, its options and the threaded driver that
+ * sequences the passes; the passes themselves are already apart
+ * (terrain-atlas-builder-activation.c, -geometry.c, -texture.c). What
+ * remains is the driver and its progress and cancellation plumbing, which
+ * reads best in one place.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 

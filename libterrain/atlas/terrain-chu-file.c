@@ -1,5 +1,14 @@
 /* terrain-chu-file.c: chunked-LOD geometry trees (.chu)
  *
+ * Why one file of about 1,850 lines (house rule: ~1,500): one class,
+ * TerrainChuFile, whose reader, in-place writer, validation and relief
+ * rendering share the file-static stub and chunk tables; the CHU importer
+ * is already apart (terrain-chu-import.c). The seam for a split is the one
+ * TerrainAtlasFile used (an impl-private header, then -check.c for
+ * validation from "Validation findings" and -render.c for the
+ * relief); left for a later pass because another helper was working in
+ * atlas/ during the issue-20 pass.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 

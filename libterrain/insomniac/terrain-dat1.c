@@ -1,5 +1,13 @@
 /* terrain-dat1.c: Insomniac DAT1 containers
  *
+ * Why one file of about 1,700 lines (house rule: ~1,500): one class,
+ * TerrainDat1, whose detection, LZ4 framing, reader, accessors and the
+ * three-path writer (original bytes, in-place patches, aligned relayout)
+ * share the file-static section table and its ordering helpers. The seam
+ * is "Writing" (about line 1,070): with the table in an impl-private
+ * header it becomes terrain-dat1-write.c, as terrain-tnt-map-io.c did for
+ * TNT. Not cut in the issue-20 pass, which went to the shared rules first.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 

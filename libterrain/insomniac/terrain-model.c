@@ -1,5 +1,15 @@
 /* terrain-model.c: Insomniac DAT1 models (Sunset Overdrive .model)
  *
+ * Why one file of about 1,900 lines (house rule: ~1,500): it is one class,
+ * TerrainModel, whose section decoders, edits, validation and document
+ * vfuncs all work on the same private view of the decoded DAT1 sections
+ * (vertex windows, mesh records, LOD tables), kept as file-static state
+ * and helpers. The exports already live in terrain-model-export.c. The
+ * next seam is the one TerrainTntMap used: an impl-private header with
+ * that state, then -edit.c (from "Edits") and -check.c (validation and
+ * description); it was not cut in the issue-20 pass, which went to the
+ * shared rules first.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 

@@ -1,5 +1,14 @@
 /* terrain-tnt-edit.c: undoable edits of a TNT map
  *
+ * Why one file of about 1,700 lines (house rule: ~1,500): one class,
+ * TerrainTntEdit. The first 500 lines are the recording and undo machinery
+ * every edit kind uses (cell and tile records, snapshots, the
+ * TerrainCommand vfuncs); the rest is one section per edit kind (sea
+ * level, brush, features, voids, tiles, resize, stamping). The seam is
+ * there: the machinery into terrain-tnt-edit-private.h, the edit kinds
+ * into their own files. Not cut in the issue-20 pass because the `ta`
+ * helper was changing TNT editing at the same time.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
