@@ -173,7 +173,11 @@ test_assemble (gconstpointer data)
   g_byte_array_append (seed, header, sizeof header);
   write_tiles (dir, scheme, seed);
   /* A file that is no tile is left alone. */
-  write_bytes (dir, "README.txt", g_bytes_new_static ("notes", 5));
+  {
+    g_autoptr(GBytes) notes = g_bytes_new_static ("notes", 5);
+
+    write_bytes (dir, "README.txt", notes);
+  }
 
   field = terrain_heightfield_load_tiles (dir, NULL, -1, scheme->flip_y, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -237,7 +241,11 @@ test_errors (void)
   g_clear_error (&error);
 
   /* A second set in the same folder needs a pattern. */
-  write_bytes (dir, "Other_x0_y0.r16", g_bytes_new_static ("\0\0\0\0\0\0\0\0", 8));
+  {
+    g_autoptr(GBytes) other = g_bytes_new_static ("\0\0\0\0\0\0\0\0", 8);
+
+    write_bytes (dir, "Other_x0_y0.r16", other);
+  }
   field = terrain_heightfield_load_tiles (dir, NULL, -1, FALSE, NULL, NULL, &error);
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
   g_assert_nonnull (strstr (error->message, "another set"));
