@@ -33,21 +33,6 @@ make_tmp_dir (void)
   return dir;
 }
 
-static void
-remove_tmp_dir (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* One tile of @side samples starting at sample (@x0, @y0) of the whole
  * terrain, as raw16 or a 16-bit PNG. */
 static GBytes *
@@ -200,7 +185,7 @@ test_assemble (gconstpointer data)
 
     terrain_test_dump_seed ("tiles", bytes);
   }
-  remove_tmp_dir (dir);
+  terrain_test_remove_tree (dir);
 }
 
 /* A missing tile and a tile of another size fail naming the tile; the
@@ -250,7 +235,7 @@ test_errors (void)
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
   g_assert_nonnull (strstr (error->message, "another set"));
   g_clear_error (&error);
-  remove_tmp_dir (dir);
+  terrain_test_remove_tree (dir);
 }
 
 /* build-atlas and convert-heightmap take the folder or the pattern. */
@@ -293,10 +278,10 @@ test_cli (void)
     g_assert_cmpint (build.status, ==, 2);
     g_assert_nonnull (strstr (build.err, "Terrain_y01_x02.png"));
   }
-  remove_tmp_dir (tiles);
+  terrain_test_remove_tree (tiles);
   g_unlink (atlas);
   g_unlink (raw);
-  remove_tmp_dir (dir);
+  terrain_test_remove_tree (dir);
 }
 
 int

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "libterrain.h"
+#include "terrain-test-fixtures.h"
 #include "terrain-test-util.h"
 
 #define TILE_COLOR 5
@@ -128,26 +129,6 @@ make_install (void)
   return g_steal_pointer (&root);
 }
 
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  if (dir != NULL)
-    g_dir_close (dir);
-  g_rmdir (path);
-}
-
 static const guint8 *
 pixel (TerrainImage *image,
        guint         x,
@@ -223,7 +204,7 @@ static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  remove_tree (f->root);
+  terrain_test_remove_tree (f->root);
   g_free (f->root);
   g_object_unref (f->files);
   g_object_unref (f->catalog);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "libterrain.h"
+#include "terrain-test-fixtures.h"
 #include "terrain-test-util.h"
 
 #define W 12
@@ -65,26 +66,6 @@ make_map_bytes (gsize *attributes,
   bytes->data[*attributes + 4 * (2 * W + 5) + 3] = 0x5a;
   g_byte_array_append (bytes, (const guint8 *) "TAIL\x01\x02", 6);
   return g_byte_array_free_to_bytes (bytes);
-}
-
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  if (dir != NULL)
-    g_dir_close (dir);
-  g_rmdir (path);
 }
 
 static GBytes *
@@ -156,7 +137,7 @@ test_round_trip (void)
   g_assert_nonnull (strstr (manifest, "\"sea_level\" : 40"));
   g_assert_nonnull (strstr (manifest, "\"attribute_extra\" : \""));
 
-  remove_tree (root);
+  terrain_test_remove_tree (root);
 }
 
 static void
@@ -235,7 +216,7 @@ test_edits (void)
   g_assert_cmpmem (b + features + 4, 8, "Oak\0\0\0\0\0", 8);
   g_assert_cmpmem (b + features + 4 + 128 + 4, 12, "Rock, \"big\"\0", 12);
 
-  remove_tree (root);
+  terrain_test_remove_tree (root);
 }
 
 static void
@@ -300,7 +281,7 @@ test_errors (void)
   g_assert_nonnull (error);
   g_clear_error (&error);
 
-  remove_tree (root);
+  terrain_test_remove_tree (root);
 }
 
 static void
@@ -340,7 +321,7 @@ test_cli (void)
     g_assert_cmpint (result.status, ==, 2);
     g_assert_nonnull (strstr (result.err, "metadata.json"));
   }
-  remove_tree (root);
+  terrain_test_remove_tree (root);
 }
 
 static void
@@ -366,7 +347,7 @@ test_corpus (void)
       g_assert_true (g_bytes_equal (source, packed));
       g_test_message ("%s: unpack + pack byte-identical (%" G_GSIZE_FORMAT " bytes)", maps[i],
                       length);
-      remove_tree (root);
+      terrain_test_remove_tree (root);
     }
 }
 
