@@ -242,7 +242,11 @@ hpi_pack (int    argc,
   g_autofree char *compression = NULL;
   int key = 0;
   gboolean encrypt_chunks = FALSE;
+  gboolean update = FALSE;
   const GOptionEntry entries[] = {
+    { "update", 'u', 0, G_OPTION_ARG_NONE, &update,
+      N_("Keep the files of an existing OUT.hpi byte for byte, FILE replacing the one of the "
+         "same path, and the old archive as OUT.hpi.bak"), NULL },
     { "compression", 'c', 0, G_OPTION_ARG_STRING, &compression,
       N_("zlib (default), lz77 or none"), N_("METHOD") },
     { "key", 'k', 0, G_OPTION_ARG_INT, &key,
@@ -258,7 +262,8 @@ hpi_pack (int    argc,
                                   ".tnt or .ota file, otherwise at the top; FILE=PATH puts it at "
                                   "PATH inside the archive; a folder goes in with its files at "
                                   "their paths relative to it. The archive is written "
-                                  "atomically."),
+                                  "atomically; with --update into an existing one, whose "
+                                  "other files and key stay."),
                                 entries);
   g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
   g_autoptr(GFile) out = NULL;
@@ -324,8 +329,41 @@ hpi_pack (int    argc,
         }
     }
 
-  bytes = terrain_hpi_writer_to_bytes (writer, &error);
   out = g_file_new_for_commandline_arg (argv[1]);
+  if (update && g_file_query_exists (out, NULL))
+    {
+      g_autoptr(TerrainHpiArchive) old = open_archive (argv[1]);
+      g_autoptr(GFile) backup = terrain_hpi_backup_file (out);
+      g_autofree char *backup_name = g_file_get_parse_name (backup);
+      guint kept;
+
+      if (old == NULL)
+        return TERRAIN_EXIT_ERROR;
+      if (key == 0)
+        {
+          if (terrain_hpi_archive_get_key (old) > G_MAXUINT8)
+            {
+              terrain_cli_usage_error ("hpi pack", _("the archive's header key is over 255; "
+                                                     "give --key"));
+              return TERRAIN_EXIT_USAGE;
+            }
+          terrain_hpi_writer_set_key (writer, (guint8) terrain_hpi_archive_get_key (old));
+        }
+      if (!terrain_hpi_writer_add_archive (writer, old, &error) ||
+          !terrain_hpi_writer_save_with_backup (writer, out, backup, NULL, &error))
+        {
+          terrain_cli_error (argv[1], error);
+          return TERRAIN_EXIT_ERROR;
+        }
+      kept = terrain_hpi_archive_get_n_files (old);
+      /* Translators: the archive, the number of files given (%u), the
+       * number of files the archive held (%u), the backup's name. */
+      g_print (_("%s: %u files packed into the %u of the archive; the old archive is %s\n"),
+               argv[1], packer.added, kept, backup_name);
+      return TERRAIN_EXIT_OK;
+    }
+
+  bytes = terrain_hpi_writer_to_bytes (writer, &error);
   if (bytes == NULL || !terrain_file_save_bytes (out, bytes, NULL, &error))
     {
       terrain_cli_error (argv[1], error);

@@ -270,6 +270,39 @@ terrain_hpi_writer_add_file (TerrainHpiWriter       *writer,
   return TRUE;
 }
 
+/**
+ * terrain_hpi_writer_has_file:
+ * @writer: a #TerrainHpiWriter
+ * @path: a path inside the archive: names separated by `/` or `\\`
+ *
+ * Tells whether a file was added at @path, names compared ignoring ASCII
+ * case as the game does.
+ *
+ * Returns: %TRUE when @writer holds a file (not a directory) at @path
+ */
+gboolean
+terrain_hpi_writer_has_file (TerrainHpiWriter *writer,
+                             const char       *path)
+{
+  g_auto(GStrv) names = NULL;
+  Node *node;
+
+  g_return_val_if_fail (writer != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  names = g_regex_split_simple ("[/\\\\]", path, 0, 0);
+  node = writer->root;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      if (!node->is_directory)
+        return FALSE;
+      node = find_child (node, names[i]);
+      if (node == NULL)
+        return FALSE;
+    }
+  return node != writer->root && !node->is_directory;
+}
+
 static int
 compare_nodes (gconstpointer a,
                gconstpointer b)

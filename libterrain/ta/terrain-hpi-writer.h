@@ -46,6 +46,29 @@ gboolean          terrain_hpi_writer_add_file          (TerrainHpiWriter      *w
                                                         TerrainHpiCompression  compression,
                                                         GError               **error);
 TERRAIN_AVAILABLE_IN_ALL
+gboolean          terrain_hpi_writer_has_file          (TerrainHpiWriter      *writer,
+                                                        const char            *path);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean          terrain_hpi_writer_add_archive       (TerrainHpiWriter      *writer,
+                                                        TerrainHpiArchive     *archive,
+                                                        GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean          terrain_hpi_writer_save_with_backup  (TerrainHpiWriter      *writer,
+                                                        GFile                 *file,
+                                                        GFile                 *backup,
+                                                        GCancellable          *cancellable,
+                                                        GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
+GFile            *terrain_hpi_backup_file              (GFile                 *archive);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean          terrain_hpi_save_map                 (GFile                 *archive,
+                                                        const char            *tnt_path,
+                                                        GBytes                *tnt,
+                                                        GBytes                *ota,
+                                                        GFile                 *backup,
+                                                        GCancellable          *cancellable,
+                                                        GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
 GBytes           *terrain_hpi_writer_to_bytes          (TerrainHpiWriter      *writer,
                                                         GError               **error);
 TERRAIN_AVAILABLE_IN_ALL
