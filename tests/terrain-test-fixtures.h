@@ -13,6 +13,7 @@
 #pragma once
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
 
 G_BEGIN_DECLS
 
@@ -20,10 +21,6 @@ G_BEGIN_DECLS
  * distinct colour, so a uniform area quantises back to its own index. One
  * shared instance; do not unref. */
 TerrainPalette *terrain_test_grey_palette (void);
-
-/* Removes a folder and everything in it (symbolic links, not what they
- * point to). */
-void     terrain_test_remove_tree (const char *path);
 
 /* Little-endian appends and patches. */
 void     terrain_test_put_u8  (GByteArray   *out,
