@@ -28,6 +28,32 @@ terrain_test_grey_palette (void)
   return palette;
 }
 
+char *
+terrain_test_write_map_folder (const char     *prefix,
+                               TerrainTntMap  *map,
+                               const char     *tnt_name,
+                               const char     *ota_name,
+                               const char     *ota_text,
+                               char          **tnt_path,
+                               char          **ota_path)
+{
+  g_autoptr(GError) error = NULL;
+  char *folder = terrain_test_make_tmp_dir (prefix);
+  g_autofree char *tnt = g_build_filename (folder, tnt_name, NULL);
+  g_autofree char *ota = g_build_filename (folder, ota_name, NULL);
+  g_autoptr(GFile) tnt_file = g_file_new_for_path (tnt);
+
+  g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), tnt_file, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (ota, ota_text, -1, &error));
+  g_assert_no_error (error);
+  if (tnt_path != NULL)
+    *tnt_path = g_steal_pointer (&tnt);
+  if (ota_path != NULL)
+    *ota_path = g_steal_pointer (&ota);
+  return folder;
+}
+
 void
 terrain_test_put_u8 (GByteArray *out,
                      guint8      value)

@@ -74,9 +74,13 @@ terrain_test_make_tmp_dir (const char *prefix)
 void
 terrain_test_remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr(GDir) dir = NULL;
   const char *name;
 
+  /* A folder a test made read-only (to make a save fail) opens again. */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    g_chmod (path, 0700);
+  dir = g_dir_open (path, 0, NULL);
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *child = g_build_filename (path, name, NULL);
@@ -126,4 +130,14 @@ terrain_test_assert_bytes_equal (GBytes *expected,
     if (e[i] != a[i])
       g_error ("the bytes differ first at offset %" G_GSIZE_FORMAT ": 0x%02X, not 0x%02X",
                i, a[i], e[i]);
+}
+
+void
+terrain_test_add_corpus_func (const char *testpath,
+                              GTestFunc   func)
+{
+  const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");
+
+  if (corpus != NULL && g_file_test (corpus, G_FILE_TEST_IS_DIR))
+    g_test_add_func (testpath, func);
 }

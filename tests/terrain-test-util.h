@@ -42,6 +42,11 @@ void                 terrain_test_write_bytes      (const char           *path,
 void                 terrain_test_assert_bytes_equal (GBytes             *expected,
                                                       GBytes             *actual);
 
+/* Adds @func at @testpath when $TERRAIN_CORPUS_DIR names a folder (the
+ * real files of /work/shared/corpus); otherwise the test is not listed. */
+void                 terrain_test_add_corpus_func  (const char           *testpath,
+                                                    GTestFunc             func);
+
 /* Writes @bytes as a seed of @harness when TERRAIN_DUMP_FIXTURES is set
  * (terrain-test-dump.c). */
 void                 terrain_test_dump_seed        (const char           *harness,
