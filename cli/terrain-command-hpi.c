@@ -244,7 +244,7 @@ hpi_pack (int    argc,
   gboolean encrypt_chunks = FALSE;
   gboolean update = FALSE;
   const GOptionEntry entries[] = {
-    { "update", 'u', 0, G_OPTION_ARG_NONE, &update,
+    { "update", 0, 0, G_OPTION_ARG_NONE, &update,
       N_("Keep the files of an existing OUT.hpi byte for byte, FILE replacing the one of the "
          "same path, and the old archive as OUT.hpi.bak"), NULL },
     { "compression", 'c', 0, G_OPTION_ARG_STRING, &compression,
