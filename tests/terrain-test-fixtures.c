@@ -28,22 +28,30 @@ terrain_test_grey_palette (void)
   return palette;
 }
 
-void
-terrain_test_remove_tree (const char *path)
+char *
+terrain_test_write_map_folder (const char     *prefix,
+                               TerrainTntMap  *map,
+                               const char     *tnt_name,
+                               const char     *ota_name,
+                               const char     *ota_text,
+                               char          **tnt_path,
+                               char          **ota_path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
+  g_autoptr(GError) error = NULL;
+  char *folder = terrain_test_make_tmp_dir (prefix);
+  g_autofree char *tnt = g_build_filename (folder, tnt_name, NULL);
+  g_autofree char *ota = g_build_filename (folder, ota_name, NULL);
+  g_autoptr(GFile) tnt_file = g_file_new_for_path (tnt);
 
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        terrain_test_remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
+  g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), tnt_file, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (ota, ota_text, -1, &error));
+  g_assert_no_error (error);
+  if (tnt_path != NULL)
+    *tnt_path = g_steal_pointer (&tnt);
+  if (ota_path != NULL)
+    *ota_path = g_steal_pointer (&ota);
+  return folder;
 }
 
 void

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
 
 G_BEGIN_DECLS
 
@@ -21,9 +22,17 @@ G_BEGIN_DECLS
  * shared instance; do not unref. */
 TerrainPalette *terrain_test_grey_palette (void);
 
-/* Removes a folder and everything in it (symbolic links, not what they
- * point to). */
-void     terrain_test_remove_tree (const char *path);
+/* A new temporary folder (named after @prefix) holding @map saved as
+ * @tnt_name and @ota_text as @ota_name, the way a map ships; the paths of
+ * the two files in @tnt_path and @ota_path (either may be NULL). Remove it
+ * with terrain_test_remove_tree(). */
+char    *terrain_test_write_map_folder (const char     *prefix,
+                                        TerrainTntMap  *map,
+                                        const char     *tnt_name,
+                                        const char     *ota_name,
+                                        const char     *ota_text,
+                                        char          **tnt_path,
+                                        char          **ota_path);
 
 /* Little-endian appends and patches. */
 void     terrain_test_put_u8  (GByteArray   *out,

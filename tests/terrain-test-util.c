@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <stdarg.h>
 #include <sys/wait.h>
 
@@ -56,4 +57,87 @@ terrain_test_cli_result_clear (TerrainTestCliResult *result)
 {
   g_clear_pointer (&result->out, g_free);
   g_clear_pointer (&result->err, g_free);
+}
+
+char *
+terrain_test_make_tmp_dir (const char *prefix)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpl = g_strconcat (prefix, "-XXXXXX", NULL);
+  char *dir = g_dir_make_tmp (tmpl, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (dir);
+  return dir;
+}
+
+void
+terrain_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  /* A folder a test made read-only (to make a save fail) opens again. */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    g_chmod (path, 0700);
+  dir = g_dir_open (path, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        terrain_test_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+GBytes *
+terrain_test_read_bytes (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *data = NULL;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &length, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (data, length);
+}
+
+void
+terrain_test_write_bytes (const char *path,
+                          GBytes     *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+  const char *data = g_bytes_get_data (bytes, &length);
+
+  g_assert_true (g_file_set_contents (path, data != NULL ? data : "", (gssize) length, &error));
+  g_assert_no_error (error);
+}
+
+void
+terrain_test_assert_bytes_equal (GBytes *expected,
+                                 GBytes *actual)
+{
+  gsize n_expected = 0, n_actual = 0;
+  const guint8 *e = g_bytes_get_data (expected, &n_expected);
+  const guint8 *a = g_bytes_get_data (actual, &n_actual);
+
+  g_assert_cmpuint (n_actual, ==, n_expected);
+  for (gsize i = 0; i < n_expected; i++)
+    if (e[i] != a[i])
+      g_error ("the bytes differ first at offset %" G_GSIZE_FORMAT ": 0x%02X, not 0x%02X",
+               i, a[i], e[i]);
+}
+
+void
+terrain_test_add_corpus_func (const char *testpath,
+                              GTestFunc   func)
+{
+  const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");
+
+  if (corpus != NULL && g_file_test (corpus, G_FILE_TEST_IS_DIR))
+    g_test_add_func (testpath, func);
 }

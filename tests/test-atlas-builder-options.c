@@ -37,31 +37,6 @@ make_hills (guint   side,
   return field;
 }
 
-static char *
-make_tmp_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("terrain-builder-options-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_tmp_dir (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* Writes @field as a raw16 file (metres = value) in @dir. */
 static char *
 write_raw16 (const char         *dir,
@@ -208,7 +183,7 @@ test_tiny_spacing (void)
 static void
 test_ranges_cli (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-builder-options");
   g_autoptr(TerrainHeightfield) field = make_hills (65, 1.0, 1000.0);
   g_autofree char *raw = write_raw16 (dir, field);
   g_autofree char *atlas = g_build_filename (dir, "v.atlas", NULL);
@@ -254,7 +229,7 @@ test_ranges_cli (void)
 
     g_assert_cmpint (r.status, ==, 0);
   }
-  remove_tmp_dir (dir);
+  terrain_test_remove_tree (dir);
 }
 
 
@@ -429,7 +404,7 @@ test_dds_texture_tree (void)
 static void
 test_non_square_texture (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-builder-options");
   g_autoptr(TerrainHeightfield) field = make_hills (65, 1.0, 100.0);
   g_autofree char *raw = write_raw16 (dir, field);
   g_autofree char *atlas = g_build_filename (dir, "t.atlas", NULL);
@@ -461,7 +436,7 @@ test_non_square_texture (void)
           g_assert_null (strstr (r.err, "stretched"));
       }
     }
-  remove_tmp_dir (dir);
+  terrain_test_remove_tree (dir);
 }
 
 
@@ -562,7 +537,7 @@ test_colour_heightmaps (void)
 static void
 test_one_heightmap_reader (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-builder-options");
 
   for (guint k = 0; k < 3; k++)
     {
@@ -673,7 +648,7 @@ test_one_heightmap_reader (void)
         g_assert_cmpint (build.status, ==, 0);
       }
     }
-  remove_tmp_dir (dir);
+  terrain_test_remove_tree (dir);
 }
 
 /* The corpus Terrain-RGB tile through the CLI: metres in info, the summit
@@ -682,7 +657,7 @@ static void
 test_colour_heightmaps_corpus (gconstpointer data)
 {
   const char *path = data;
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-builder-options");
   g_autofree char *out = g_build_filename (dir, "h.png", NULL);
   g_auto(TerrainTestCliResult) info =
     terrain_test_run_cli (NULL, "info", "--format", "heightmap", path, NULL);
@@ -713,7 +688,7 @@ test_colour_heightmaps_corpus (gconstpointer data)
     top = MAX (top, p[i]);
   /* Metres + 32768: Fuji's summit is above 3,700 m. */
   g_assert_cmpuint (top, >, 32768 + 3700);
-  remove_tmp_dir (dir);
+  terrain_test_remove_tree (dir);
 }
 
 
@@ -758,7 +733,7 @@ test_report (void)
   g_assert_cmpuint (stats->texture_depth, ==, 3);
 
   {
-    g_autofree char *dir = make_tmp_dir ();
+    g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-builder-options");
     g_autofree char *raw = write_raw16 (dir, field);
     g_autofree char *out = g_build_filename (dir, "r.atlas", NULL);
     g_auto(TerrainTestCliResult) r =
@@ -782,7 +757,7 @@ test_report (void)
         g_assert_cmpfloat (json_object_get_double_member (level, "max_error"), >=, 0.0);
       }
     g_assert_cmpint (json_object_get_int_member (report, "chunks"), ==, 21);
-    remove_tmp_dir (dir);
+    terrain_test_remove_tree (dir);
   }
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
 
 static GBytes *
 save (TerrainAtlasFile *file)
@@ -23,20 +24,6 @@ save (TerrainAtlasFile *file)
   g_assert_no_error (error);
   g_assert_nonnull (bytes);
   return bytes;
-}
-
-static void
-assert_same_bytes (GBytes *a,
-                   GBytes *b)
-{
-  gsize na = 0, nb = 0;
-  const guint8 *pa = g_bytes_get_data (a, &na), *pb = g_bytes_get_data (b, &nb);
-
-  g_assert_cmpuint (na, ==, nb);
-  for (gsize i = 0; i < na; i++)
-    if (pa[i] != pb[i])
-      g_error ("bytes differ first at offset %" G_GSIZE_FORMAT ": 0x%02x vs 0x%02x",
-               i, pa[i], pb[i]);
 }
 
 /* Builds a 33x33 unique Atlas with 32-pixel texture tiles and reads it back
@@ -158,17 +145,17 @@ check_edit (TerrainAtlasFile *file,
   g_assert_cmpuint (generation, ==, old_generation);
   g_assert_cmpuint (terrain_atlas_file_get_size (file), ==, size);
   undone = save (file);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 
   g_assert_true (terrain_command_stack_redo (stack, &error));
   g_assert_no_error (error);
   redone = save (file);
-  assert_same_bytes (edited, redone);
+  terrain_test_assert_bytes_equal (edited, redone);
 
   terrain_command_stack_undo (stack);
   g_clear_pointer (&undone, g_bytes_unref);
   undone = save (file);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -203,7 +190,7 @@ test_replace_texture (void)
   {
     g_autoptr(GBytes) reverted = save (file);
 
-    assert_same_bytes (original, reverted);
+    terrain_test_assert_bytes_equal (original, reverted);
   }
   terrain_document_set_modified (TERRAIN_DOCUMENT (file), FALSE);
 
@@ -254,7 +241,7 @@ test_bad_stub (void)
   {
     g_autoptr(GBytes) now = save (file);
 
-    assert_same_bytes (original, now);
+    terrain_test_assert_bytes_equal (original, now);
   }
 }
 

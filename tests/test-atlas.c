@@ -740,19 +740,6 @@ stub_at (TerrainAtlasFile *file,
 }
 
 static void
-assert_same_bytes (GBytes *a,
-                   GBytes *b)
-{
-  gsize na = 0, nb = 0;
-  const guint8 *pa = g_bytes_get_data (a, &na), *pb = g_bytes_get_data (b, &nb);
-
-  g_assert_cmpuint (na, ==, nb);
-  for (gsize i = 0; i < na; i++)
-    if (pa[i] != pb[i])
-      g_error ("bytes differ first at offset %" G_GSIZE_FORMAT, i);
-}
-
-static void
 assert_vertex_equal (const TerrainAtlasVertex *a,
                      const TerrainAtlasVertex *b)
 {
@@ -944,7 +931,7 @@ test_read (gconstpointer data)
                 g_assert_no_error (error);
                 again = terrain_atlas_geometry_encode_body (g, ts->version, NULL, &error);
                 g_assert_no_error (error);
-                assert_same_bytes (body, again);
+                terrain_test_assert_bytes_equal (body, again);
               }
               break;
             case TERRAIN_ATLAS_TOC_TEXTURE:
@@ -984,7 +971,7 @@ test_read (gconstpointer data)
   /* Byte-exact round trip. */
   written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (file), &error);
   g_assert_no_error (error);
-  assert_same_bytes (written, f->bytes);
+  terrain_test_assert_bytes_equal (written, f->bytes);
   g_assert_true (terrain_document_compare_bytes (TERRAIN_DOCUMENT (file), written, NULL, NULL));
   g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (file)));
 
@@ -1073,7 +1060,7 @@ test_section8 (void)
 
   written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (file), &error);
   g_assert_no_error (error);
-  assert_same_bytes (written, f->bytes);
+  terrain_test_assert_bytes_equal (written, f->bytes);
 
   /* Offsets are named for round-trip reports. */
   {
@@ -1407,7 +1394,7 @@ test_config_width_ambiguous (void)
       g_test_message ("case %u", i);
       g_assert_cmpuint (terrain_atlas_toc_get_name_width (toc), ==, cases[i].expected);
       written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (file), NULL);
-      assert_same_bytes (written, bytes);
+      terrain_test_assert_bytes_equal (written, bytes);
       config = terrain_atlas_file_get_config (file, 0, 0, NULL);
       g_assert_nonnull (config);
 
@@ -1746,7 +1733,7 @@ test_compact (void)
         b = terrain_atlas_file_get_chunk_body (compact, t, s, &error);
         g_assert_no_error (error);
         if (spec->tocs[t].kind == TERRAIN_ATLAS_TOC_TEXTURE)
-          assert_same_bytes (a, b);
+          terrain_test_assert_bytes_equal (a, b);
         else
           {
             g_assert_cmpuint (terrain_test_get_u32 (g_bytes_get_data (b, NULL)), ==, 0);
@@ -1760,7 +1747,7 @@ test_compact (void)
 
   written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (compact), &error);
   g_assert_no_error (error);
-  assert_same_bytes (written, terrain_document_get_source_bytes (TERRAIN_DOCUMENT (compact)));
+  terrain_test_assert_bytes_equal (written, terrain_document_get_source_bytes (TERRAIN_DOCUMENT (compact)));
 }
 
 

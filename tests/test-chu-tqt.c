@@ -114,21 +114,6 @@ bytes_with_u16 (GBytes  *bytes,
   return bytes_with (bytes, offset, b, 2);
 }
 
-static void
-assert_same_bytes (GBytes *expected,
-                   GBytes *actual)
-{
-  gsize n_expected, n_actual;
-  const guint8 *e = g_bytes_get_data (expected, &n_expected);
-  const guint8 *a = g_bytes_get_data (actual, &n_actual);
-
-  g_assert_cmpuint (n_actual, ==, n_expected);
-  for (gsize i = 0; i < n_expected; i++)
-    if (e[i] != a[i])
-      g_error ("first difference at byte %" G_GSIZE_FORMAT ": expected 0x%02X, got 0x%02X",
-               i, e[i], a[i]);
-}
-
 /* ------------------------------------------------------------------ */
 /* CHU fixtures                                                        */
 
@@ -625,7 +610,7 @@ test_chu_roundtrip (gconstpointer data)
   chu = chu_load (f.bytes);
   written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (chu), &error);
   g_assert_no_error (error);
-  assert_same_bytes (f.bytes, written);
+  terrain_test_assert_bytes_equal (f.bytes, written);
   g_assert_true (terrain_document_compare_bytes (TERRAIN_DOCUMENT (chu), written, &first,
                                                  &section));
   chu_fixture_clear (&f);
@@ -1135,7 +1120,7 @@ test_chu_mutations (void)
             g_autoptr(TerrainAtlasFile) atlas = NULL;
 
             g_assert_no_error (error);
-            assert_same_bytes (mutated, written);
+            terrain_test_assert_bytes_equal (mutated, written);
             g_assert_nonnull (issues);
             g_assert_nonnull (node);
             g_assert_nonnull (where);
@@ -1467,7 +1452,7 @@ test_tqt_roundtrip (gconstpointer data)
   tqt = tqt_load (f.bytes);
   written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (tqt), &error);
   g_assert_no_error (error);
-  assert_same_bytes (f.bytes, written);
+  terrain_test_assert_bytes_equal (f.bytes, written);
   tqt_fixture_clear (&f);
 }
 
@@ -1825,7 +1810,7 @@ test_tqt_mutations (void)
                                                                        size / 2);
 
             g_assert_no_error (error);
-            assert_same_bytes (mutated, written);
+            terrain_test_assert_bytes_equal (mutated, written);
             g_assert_nonnull (issues);
             g_assert_nonnull (node);
             g_assert_nonnull (where);

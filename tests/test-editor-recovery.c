@@ -80,18 +80,6 @@ fixture_teardown (Fixture       *f,
   g_free (f->dir);
 }
 
-static GBytes *
-read_bytes (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *data = NULL;
-  gsize length = 0;
-
-  g_assert_true (g_file_get_contents (path, &data, &length, &error));
-  g_assert_no_error (error);
-  return g_bytes_new_take (data, length);
-}
-
 static guint
 count_files (const char *dir,
              const char *suffix)
@@ -104,20 +92,6 @@ count_files (const char *dir,
     if (g_str_has_suffix (name, suffix))
       n++;
   return n;
-}
-
-static void
-assert_bytes_equal (GBytes *a,
-                    GBytes *b)
-{
-  gsize na, nb;
-  const guint8 *pa = g_bytes_get_data (a, &na);
-  const guint8 *pb = g_bytes_get_data (b, &nb);
-
-  g_assert_cmpuint (na, ==, nb);
-  for (gsize i = 0; i < na; i++)
-    if (pa[i] != pb[i])
-      g_error ("the bytes differ first at offset %" G_GSIZE_FORMAT ": %u, not %u", i, pa[i], pb[i]);
 }
 
 /* The copies in the recovery folder, waiting up to @seconds for @n. */
@@ -207,7 +181,7 @@ test_store (Fixture       *f,
   g_assert_cmpint (ABS (listed->time - g_get_real_time () / G_USEC_PER_SEC), <=, 5);
   loaded = terrain_editor_recovery_load_bytes (listed, &error);
   g_assert_no_error (error);
-  assert_bytes_equal (loaded, first);
+  terrain_test_assert_bytes_equal (loaded, first);
   g_clear_pointer (&loaded, g_bytes_unref);
   g_clear_pointer (&entries, g_ptr_array_unref);
 
@@ -230,7 +204,7 @@ test_store (Fixture       *f,
   g_assert_cmpuint (listed->edits, ==, 4);
   loaded = terrain_editor_recovery_load_bytes (listed, &error);
   g_assert_no_error (error);
-  assert_bytes_equal (loaded, second);
+  terrain_test_assert_bytes_equal (loaded, second);
   g_clear_pointer (&loaded, g_bytes_unref);
 
   /* A copy damaged on disk: the same size, other bytes, refused. */
@@ -285,13 +259,6 @@ test_store (Fixture       *f,
 /* ------------------------------------------------------------------------ */
 /* A window's copy                                                          */
 
-static GObject *
-template_child (TerrainEditorWindow *window,
-                const char          *name)
-{
-  return gtk_widget_get_template_child (GTK_WIDGET (window), TERRAIN_EDITOR_TYPE_WINDOW, name);
-}
-
 /* The stroke the tests draw, every point a dab (2 cells apart, the
  * default radius 4 spaces dabs 1 cell apart). */
 static const double stroke[] = { 10, 20, 12, 21, 14, 22, 16, 23, 18, 24 };
@@ -308,11 +275,11 @@ library_edits (Fixture             *f,
   g_autoptr(TerrainCommandStack) stack = NULL;
   TerrainTntMap *map = TERRAIN_TNT_MAP (document);
   TerrainTntBrush brush = {
-    .mode = (TerrainTntBrushMode) gtk_drop_down_get_selected (GTK_DROP_DOWN (template_child (window, "brush_mode"))),
-    .radius = gtk_adjustment_get_value (GTK_ADJUSTMENT (template_child (window, "radius_adjustment"))),
-    .strength = gtk_adjustment_get_value (GTK_ADJUSTMENT (template_child (window, "strength_adjustment"))),
-    .falloff = (TerrainTntFalloff) gtk_drop_down_get_selected (GTK_DROP_DOWN (template_child (window, "brush_falloff"))),
-    .level = (guint8) gtk_adjustment_get_value (GTK_ADJUSTMENT (template_child (window, "level_adjustment"))),
+    .mode = (TerrainTntBrushMode) gtk_drop_down_get_selected (GTK_DROP_DOWN (child_object (window, "brush_mode"))),
+    .radius = gtk_adjustment_get_value (GTK_ADJUSTMENT (child_object (window, "radius_adjustment"))),
+    .strength = gtk_adjustment_get_value (GTK_ADJUSTMENT (child_object (window, "strength_adjustment"))),
+    .falloff = (TerrainTntFalloff) gtk_drop_down_get_selected (GTK_DROP_DOWN (child_object (window, "brush_falloff"))),
+    .level = (guint8) gtk_adjustment_get_value (GTK_ADJUSTMENT (child_object (window, "level_adjustment"))),
   };
   GBytes *bytes;
 
@@ -347,9 +314,9 @@ static void
 test_window_copy (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(GBytes) original = read_bytes (f->map_path);
+  g_autoptr(GBytes) original = terrain_test_read_bytes (f->map_path);
   TerrainEditorWindow *window = open_and_wait (f->map_file);
-  GtkAdjustment *sea = GTK_ADJUSTMENT (template_child (window, "sea_adjustment"));
+  GtkAdjustment *sea = GTK_ADJUSTMENT (child_object (window, "sea_adjustment"));
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GBytes) expected = NULL;
   g_autoptr(GBytes) copy = NULL;
@@ -376,13 +343,13 @@ test_window_copy (Fixture       *f,
   g_assert_nonnull (strstr (entry->last_edit, "33"));
   copy = terrain_editor_recovery_load_bytes (entry, &error);
   g_assert_no_error (error);
-  assert_bytes_equal (copy, expected);
+  terrain_test_assert_bytes_equal (copy, expected);
   g_clear_pointer (&copy, g_bytes_unref);
   /* Never next to or over the user's file. */
   g_assert_false (g_str_has_prefix (entry->data_path, f->dir));
   g_assert_cmpuint (count_files (f->dir, ".data") + count_files (f->dir, ".recovery"), ==, 0);
-  saved = read_bytes (f->map_path);
-  assert_bytes_equal (saved, original);
+  saved = terrain_test_read_bytes (f->map_path);
+  terrain_test_assert_bytes_equal (saved, original);
   g_clear_pointer (&saved, g_bytes_unref);
   g_clear_pointer (&entries, g_ptr_array_unref);
 
@@ -400,12 +367,12 @@ test_window_copy (Fixture       *f,
   g_assert_cmpuint (entries->len, ==, 1);
   copy = terrain_editor_recovery_load_bytes (g_ptr_array_index (entries, 0), &error);
   g_assert_no_error (error);
-  assert_bytes_equal (copy, expected);
+  terrain_test_assert_bytes_equal (copy, expected);
 
   /* Saved: the file holds the edits, and the copy is gone. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  saved = read_bytes (f->map_path);
-  assert_bytes_equal (saved, expected);
+  saved = terrain_test_read_bytes (f->map_path);
+  terrain_test_assert_bytes_equal (saved, expected);
   iterate (1500);
   g_assert_cmpuint (count_files (f->recovery_dir, ".recovery"), ==, 0);
   g_assert_cmpuint (count_files (f->recovery_dir, ".data"), ==, 0);
@@ -414,34 +381,6 @@ test_window_copy (Fixture       *f,
 
 /* ------------------------------------------------------------------------ */
 /* The dialog                                                               */
-
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_named (c, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-has_label_containing (GtkWidget  *widget,
-                      const char *text)
-{
-  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
-    return TRUE;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    if (has_label_containing (c, text))
-      return TRUE;
-  return FALSE;
-}
 
 /* Leaves a copy of the test's edits made by a window that is then
  * destroyed without closing (as when the editor is killed). */
@@ -455,7 +394,7 @@ leave_copy (Fixture *f)
   gtk_window_present (GTK_WINDOW (window));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "brush");
   terrain_editor_window_brush_stroke (window, stroke, G_N_ELEMENTS (stroke) / 2);
-  gtk_adjustment_set_value (GTK_ADJUSTMENT (template_child (window, "sea_adjustment")), 44);
+  gtk_adjustment_set_value (GTK_ADJUSTMENT (child_object (window, "sea_adjustment")), 44);
   expected = library_edits (f, window, 44);
   entries = wait_for_entries (f->recovery_dir, 1, 15);
   g_assert_cmpuint (entries->len, ==, 1);
@@ -473,7 +412,7 @@ static void
 test_dialog_recover (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(GBytes) original = read_bytes (f->map_path);
+  g_autoptr(GBytes) original = terrain_test_read_bytes (f->map_path);
   g_autoptr(GBytes) expected = leave_copy (f);
   g_autoptr(GBytes) saved = NULL;
   g_autofree char *folder = g_path_get_basename (f->dir);
@@ -518,14 +457,14 @@ test_dialog_recover (Fixture       *f,
   iterate (500);
   save_screenshot (GTK_WIDGET (window), "editor-recovered.png");
   /* Until Save, the file is as it was and the copy stays. */
-  saved = read_bytes (f->map_path);
-  assert_bytes_equal (saved, original);
+  saved = terrain_test_read_bytes (f->map_path);
+  terrain_test_assert_bytes_equal (saved, original);
   g_clear_pointer (&saved, g_bytes_unref);
   g_assert_cmpuint (count_files (f->recovery_dir, ".recovery"), ==, 1);
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  saved = read_bytes (f->map_path);
-  assert_bytes_equal (saved, expected);
+  saved = terrain_test_read_bytes (f->map_path);
+  terrain_test_assert_bytes_equal (saved, expected);
   iterate (200);
   g_assert_cmpuint (count_files (f->recovery_dir, ".recovery"), ==, 0);
   g_assert_cmpuint (count_files (f->recovery_dir, ".data"), ==, 0);
@@ -539,7 +478,7 @@ static void
 test_dialog_discard (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(GBytes) original = read_bytes (f->map_path);
+  g_autoptr(GBytes) original = terrain_test_read_bytes (f->map_path);
   g_autoptr(GBytes) expected = leave_copy (f);
   g_autoptr(GBytes) after = NULL;
   GtkWindow *dialog = terrain_editor_application_offer_recovery (app);
@@ -554,8 +493,8 @@ test_dialog_discard (Fixture       *f,
   g_assert_null (dialog);
   g_assert_cmpuint (count_files (f->recovery_dir, ".recovery"), ==, 0);
   g_assert_cmpuint (count_files (f->recovery_dir, ".data"), ==, 0);
-  after = read_bytes (f->map_path);
-  assert_bytes_equal (after, original);
+  after = terrain_test_read_bytes (f->map_path);
+  terrain_test_assert_bytes_equal (after, original);
   g_assert_null (terrain_editor_application_offer_recovery (app));
 }
 
@@ -689,7 +628,7 @@ test_killed_editor (void)
   dir = g_dir_make_tmp ("test-editor-killed-XXXXXX", &error);
   g_assert_no_error (error);
   map_path = g_build_filename (dir, "ban.tnt", NULL);
-  original = read_bytes (corpus_map);
+  original = terrain_test_read_bytes (corpus_map);
   g_assert_true (g_file_set_contents (map_path, g_bytes_get_data (original, NULL),
                                       g_bytes_get_size (original), &error));
   g_assert_no_error (error);
@@ -750,7 +689,7 @@ test_killed_editor (void)
   g_assert_cmpint (entry->pid, ==, atoi (g_subprocess_get_identifier (editor)));
   copy = terrain_editor_recovery_load_bytes (entry, &error);
   g_assert_no_error (error);
-  assert_bytes_equal (copy, expected);
+  terrain_test_assert_bytes_equal (copy, expected);
 
   /* Killed: no chance to clean up. The file is as it was. */
   g_subprocess_force_exit (editor);
@@ -759,8 +698,8 @@ test_killed_editor (void)
   g_assert_true (g_subprocess_get_if_signaled (editor));
   g_assert_cmpint (g_subprocess_get_term_sig (editor), ==, SIGKILL);
   g_clear_object (&editor);
-  now = read_bytes (map_path);
-  assert_bytes_equal (now, original);
+  now = terrain_test_read_bytes (map_path);
+  terrain_test_assert_bytes_equal (now, original);
   g_clear_pointer (&now, g_bytes_unref);
 
   /* The next start offers the copy; Enter recovers it. */
@@ -775,8 +714,8 @@ test_killed_editor (void)
   g_free (window);
   window = find_window ("^• ban\\.tnt$");
   /* Recovered, not saved: the file is still as it was. */
-  now = read_bytes (map_path);
-  assert_bytes_equal (now, original);
+  now = terrain_test_read_bytes (map_path);
+  terrain_test_assert_bytes_equal (now, original);
   g_clear_pointer (&now, g_bytes_unref);
   g_assert_cmpint (g_stat (map_path, &st), ==, 0);
   g_assert_cmpint (st.st_mtime, ==, mtime);
@@ -793,10 +732,10 @@ test_killed_editor (void)
     {
       g_clear_pointer (&now, g_bytes_unref);
       g_usleep (200000);
-      now = read_bytes (map_path);
+      now = terrain_test_read_bytes (map_path);
     }
   while (g_bytes_equal (now, original) && g_get_monotonic_time () < deadline);
-  assert_bytes_equal (now, expected);
+  terrain_test_assert_bytes_equal (now, expected);
   deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   while (count_files (recovery_dir, ".recovery") > 0 && g_get_monotonic_time () < deadline)
     g_usleep (100000);
@@ -818,19 +757,14 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *state = g_dir_make_tmp ("test-editor-recovery-state-XXXXXX", NULL);
   int status;
 
   /* Copies go to a folder of the test's own, never the user's. */
   g_assert_nonnull (state);
   g_setenv ("XDG_STATE_HOME", state, TRUE);
-  gtk_test_init (&argc, &argv, NULL);
+  editor_test_init (&argc, &argv);
   g_assert_true (g_str_has_prefix (g_get_user_state_dir (), state));
-  app = terrain_editor_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
 
   g_test_add ("/Terrain/Editor/Recovery/store", Fixture, NULL, fixture_setup, test_store, fixture_teardown);
   g_test_add ("/Terrain/Editor/Recovery/window-copy", Fixture, NULL,

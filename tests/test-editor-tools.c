@@ -21,6 +21,7 @@
 #include <string.h>
 #include <libterrain.h>
 
+#include "terrain-test-util.h"
 #include "test-editor-util.h"
 
 TerrainEditorApplication *app;
@@ -83,16 +84,7 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
+  terrain_test_remove_tree (f->dir);
   g_settings_reset (terrain_editor_application_get_settings (app), "palette-path");
   g_clear_object (&f->map_file);
   g_free (f->map_path);
@@ -283,23 +275,6 @@ test_palette_refits (Fixture       *f,
 }
 
 static GtkWindow *
-find_transient_of_type (GtkWindow *parent,
-                        GType      type)
-{
-  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
-
-  g_object_ref (toplevels);
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
-
-      if (gtk_window_get_transient_for (w) == parent && G_TYPE_CHECK_INSTANCE_TYPE (w, type))
-        return w;
-    }
-  return NULL;
-}
-
-static GtkWindow *
 find_transient (GtkWindow *parent)
 {
   return find_transient_of_type (parent, GTK_TYPE_MESSAGE_DIALOG);
@@ -385,22 +360,6 @@ test_save_as_folder (Fixture       *f,
   gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
   iterate (100);
   close_window (window);
-}
-
-static GtkWidget *
-find_buildable (GtkWidget  *widget,
-                const char *id)
-{
-  if (GTK_IS_BUILDABLE (widget) && g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_buildable (c, id);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 /* The Preferences palette entry: typing a path loads nothing until it
@@ -708,14 +667,9 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
-  gtk_test_init (&argc, &argv, NULL);
-  app = terrain_editor_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  editor_test_init (&argc, &argv);
 
   g_test_add ("/Terrain/Editor/Tools/pointer-grey-and-palette", Fixture, NULL,
               fixture_setup, test_pointer_grey_and_palette, fixture_teardown);

@@ -8,6 +8,20 @@
 #include "test-editor-util.h"
 
 #include <libterrain.h>
+#include <string.h>
+
+void
+editor_test_init (int    *argc,
+                  char ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  gtk_test_init (argc, argv, NULL);
+  app = terrain_editor_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+}
 
 void
 iterate (guint ms)
@@ -114,4 +128,90 @@ TerrainEditorMapView *
 map_view (TerrainEditorWindow *window)
 {
   return TERRAIN_EDITOR_MAP_VIEW (terrain_editor_window_get_map_view (window));
+}
+
+GObject *
+child_object (TerrainEditorWindow *window,
+              const char          *name)
+{
+  return gtk_widget_get_template_child (GTK_WIDGET (window), TERRAIN_EDITOR_TYPE_WINDOW, name);
+}
+
+typedef gboolean (*WidgetMatch) (GtkWidget  *widget,
+                                 const char *key);
+
+static GtkWidget *
+find_widget (GtkWidget   *widget,
+             WidgetMatch  match,
+             const char  *key)
+{
+  if (match (widget, key))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, match, key);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_named (GtkWidget  *widget,
+          const char *name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+static gboolean
+has_buildable_id (GtkWidget  *widget,
+                  const char *id)
+{
+  return GTK_IS_BUILDABLE (widget) &&
+         g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0;
+}
+
+static gboolean
+shows_text (GtkWidget  *widget,
+            const char *text)
+{
+  return GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
+}
+
+GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  return find_widget (widget, is_named, name);
+}
+
+GtkWidget *
+find_buildable (GtkWidget  *widget,
+                const char *id)
+{
+  return find_widget (widget, has_buildable_id, id);
+}
+
+gboolean
+has_label_containing (GtkWidget  *widget,
+                      const char *text)
+{
+  return find_widget (widget, shows_text, text) != NULL;
+}
+
+GtkWindow *
+find_transient_of_type (GtkWindow *parent,
+                        GType      type)
+{
+  g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (gtk_window_get_transient_for (w) == parent && G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+        return w;
+    }
+  return NULL;
 }

@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 /* The application every test opens its windows in (made by main()). */
 extern TerrainEditorApplication *app;
 
+/* gtk_test_init(), then the application made, registered and held. */
+void                  editor_test_init (int              *argc,
+                                        char           ***argv);
 /* Runs the main loop for ms milliseconds. */
 void                  iterate       (guint                ms);
 /* Opens a file in a new window and waits until it is loaded, without error. */
@@ -32,6 +35,22 @@ guint                 count_colours (GdkTexture          *texture);
 /* A template child of the window, by its id in terrain-editor-window.ui. */
 GtkWidget            *child         (TerrainEditorWindow *window,
                                      const char          *name);
+/* A template child that is not a widget (an adjustment, a model). */
+GObject              *child_object  (TerrainEditorWindow *window,
+                                     const char          *name);
 TerrainEditorMapView *map_view      (TerrainEditorWindow *window);
+/* The first widget under @widget (itself included) whose widget name
+ * (gtk_widget_get_name()), or buildable id in its .ui file, is @name, or
+ * NULL. */
+GtkWidget            *find_named     (GtkWidget          *widget,
+                                      const char         *name);
+GtkWidget            *find_buildable (GtkWidget          *widget,
+                                      const char         *id);
+/* Whether a label under @widget shows @text. */
+gboolean              has_label_containing (GtkWidget    *widget,
+                                            const char   *text);
+/* A toplevel of @type transient for @parent, or NULL. */
+GtkWindow            *find_transient_of_type (GtkWindow  *parent,
+                                              GType       type);
 
 G_END_DECLS

@@ -1412,14 +1412,9 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
-  gtk_test_init (&argc, &argv, NULL);
-  app = terrain_editor_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  editor_test_init (&argc, &argv);
 
   g_test_add_func ("/Terrain/Editor/edit-and-save", test_edit_and_save);
   g_test_add_func ("/Terrain/Editor/open-error", test_open_error);

@@ -32,6 +32,7 @@
 
 #include "libterrain.h"
 #include "fault-shim.h"
+#include "terrain-test-util.h"
 
 typedef enum
 {
@@ -99,29 +100,11 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (handle == NULL)
-    return;
-  g_chmod (dir, 0700);
-  while ((name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
-static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   terrain_fault_set (NULL, NULL);
-  remove_tree (f->dir);
+  terrain_test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->path);
   g_bytes_unref (f->original);

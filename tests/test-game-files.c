@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
 
 typedef struct
 {
@@ -126,26 +127,6 @@ make_install (void)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    {
-      g_remove (path);
-      return;
-    }
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      remove_tree (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 test_install_order (void)
 {
   g_autofree char *folder = make_install ();
@@ -228,7 +209,7 @@ test_install_order (void)
                                      "B.HPI:Features/All Worlds/Trees.TDF"));
   }
 
-  remove_tree (folder);
+  terrain_test_remove_tree (folder);
 }
 
 static void
@@ -258,7 +239,7 @@ test_explicit_archives (void)
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_UNSUPPORTED_VERSION);
   g_clear_error (&error);
 
-  remove_tree (folder);
+  terrain_test_remove_tree (folder);
 }
 
 int

@@ -23,16 +23,6 @@ whole_height (guint x,
   return (gfloat) floor (200.0 + 1000.0 * terrain_test_hills (x / 96.0, y / 64.0));
 }
 
-static char *
-make_tmp_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("terrain-tiles-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
 /* One tile of @side samples starting at sample (@x0, @y0) of the whole
  * terrain, as raw16 or a 16-bit PNG. */
 static GBytes *
@@ -144,7 +134,7 @@ static void
 test_assemble (gconstpointer data)
 {
   const Scheme *scheme = data;
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-tiles");
   g_autoptr(GByteArray) seed = g_byte_array_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(TerrainHeightfield) field = NULL;
@@ -193,7 +183,7 @@ test_assemble (gconstpointer data)
 static void
 test_errors (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-tiles");
   g_autofree char *gone = g_build_filename (dir, "Height_x1_y1.r16", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(TerrainHeightfield) field = NULL;
@@ -242,7 +232,7 @@ test_errors (void)
 static void
 test_cli (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-tiles");
   g_autofree char *tiles = g_build_filename (dir, "tiles", NULL);
   g_autofree char *pattern = g_build_filename (tiles, "Terrain_y%Y%_x%X%.png", NULL);
   g_autofree char *atlas = g_build_filename (dir, "t.atlas", NULL);

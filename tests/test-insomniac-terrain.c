@@ -37,17 +37,6 @@ save (gpointer document)
   return bytes;
 }
 
-static void
-assert_bytes_equal (GBytes *a,
-                    GBytes *b)
-{
-  gsize na, nb;
-  const guint8 *da = g_bytes_get_data (a, &na);
-  const guint8 *db = g_bytes_get_data (b, &nb);
-
-  g_assert_cmpmem (da, na, db, nb);
-}
-
 static GBytes *
 bytes_slice (GBytes *bytes,
              gsize   offset,
@@ -612,7 +601,7 @@ test_heights_accumulation (void)
         }
     block = terrain_node_encode_heights (plane, (const guint8[8]) { 0 }, 8, NULL);
     expected = hand_height_block (codes, TERRAIN_NODE_SAMPLES);
-    assert_bytes_equal (block, expected);
+    terrain_test_assert_bytes_equal (block, expected);
     decode_heights_ok (block, heights, &info);
     g_assert_cmpmem (heights, TERRAIN_NODE_SAMPLES * 4, plane, TERRAIN_NODE_SAMPLES * 4);
   }
@@ -1137,7 +1126,7 @@ test_chunk_framing (void)
       g_assert_cmpuint (terrain_node_chunk_get_raster (chunk, TERRAIN_NODE_BLOCK_GRASS_GROUP,
                                                        NULL)[100], ==, 0xfe);
       again = save (chunk);
-      assert_bytes_equal (again, bytes);
+      terrain_test_assert_bytes_equal (again, bytes);
 
       issues = terrain_document_validate (TERRAIN_DOCUMENT (chunk));
       g_assert_cmpuint (count_issues (issues, TERRAIN_SEVERITY_ERROR), ==, 0);
@@ -1196,7 +1185,7 @@ test_chunk_roundtrip (void)
   g_assert_cmpint (terrain_node_chunk_get_snow_depth (chunk, NULL)[70 * S + 100], ==, 255 + 70);
 
   again = save (chunk);
-  assert_bytes_equal (again, bytes);
+  terrain_test_assert_bytes_equal (again, bytes);
 
   issues = terrain_document_validate (TERRAIN_DOCUMENT (chunk));
   g_assert_cmpuint (count_issues (issues, TERRAIN_SEVERITY_ERROR), ==, 0);
@@ -1574,7 +1563,7 @@ test_chunk_errors (void)
     extra = g_bytes_new (longer->data, longer->len);
     chunk = load_chunk (extra);
     again = save (chunk);
-    assert_bytes_equal (again, extra);
+    terrain_test_assert_bytes_equal (again, extra);
   }
 }
 
@@ -1611,7 +1600,7 @@ test_chunk_fuzz (void)
         g_autoptr(GBytes) again = save (chunk);
         g_autoptr(JsonNode) json = terrain_document_describe (TERRAIN_DOCUMENT (chunk));
 
-        assert_bytes_equal (again, mutated);
+        terrain_test_assert_bytes_equal (again, mutated);
         g_assert_nonnull (issues);
         g_assert_nonnull (json);
       }
@@ -1896,7 +1885,7 @@ test_layer_roundtrip (void)
                      json_node_get_object (json), "nodes_per_level"), 8), ==, 65536);
 
   again = save (layer);
-  assert_bytes_equal (again, bytes);
+  terrain_test_assert_bytes_equal (again, bytes);
 
   /* Changing an identity changes those 8 bytes only. */
   terrain_node_layer_set_identity (layer, 100, 0xfedcba9876543210);
@@ -2139,7 +2128,7 @@ test_floor_roundtrip (void)
   g_assert_cmpuint (patch[14], ==, words[7 * 64 + 11]);
 
   again = save (grid);
-  assert_bytes_equal (again, bytes);
+  terrain_test_assert_bytes_equal (again, bytes);
 
   image = terrain_document_export_heights (TERRAIN_DOCUMENT (grid), &error);
   g_assert_no_error (error);
@@ -2208,7 +2197,7 @@ test_floor_empty (void)
   g_assert_cmpuint (terrain_floor_height_data_get_width (grid), ==, 0);
   g_assert_cmpfloat (terrain_floor_height_data_get_cell_side (grid), ==, 0.0f);
   again = save (grid);
-  assert_bytes_equal (again, bytes);
+  terrain_test_assert_bytes_equal (again, bytes);
   issues = terrain_document_validate (TERRAIN_DOCUMENT (grid));
   g_assert_cmpuint (count_issues (issues, TERRAIN_SEVERITY_WARNING), ==, 0);
 
@@ -2468,7 +2457,7 @@ test_mutations (void)
 
           for (gsize o = 0; o <= copy->len; o += (f == 2 ? 7 : 1))
             g_free (terrain_document_describe_offset (doc, o));
-          assert_bytes_equal (written, mutated);
+          terrain_test_assert_bytes_equal (written, mutated);
           again = terrain_document_load_bytes (written, NULL, formats[f], limits, &error);
           g_assert_no_error (error);
           second = terrain_document_describe (again);
@@ -2482,17 +2471,6 @@ test_mutations (void)
 }
 
 /* CLI -------------------------------------------------------------------- */
-
-static void
-write_file (const char *path,
-            GBytes     *bytes)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
-                       &error);
-  g_assert_no_error (error);
-}
 
 static TerrainImage *
 read_png (const char *path)
@@ -2509,24 +2487,6 @@ read_png (const char *path)
   image = terrain_image_load_png_bytes (bytes, &error);
   g_assert_no_error (error);
   return image;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
 }
 
 static void
@@ -2562,12 +2522,12 @@ test_cli (void)
       words[cy * 64 + cx] = floor_word (cx, cy);
   terrain_floor_height_data_set_region (grid, 0, 0, 64, 32, words);
   grid_bytes = save (grid);
-  write_file (fhd, grid_bytes);
-  write_file (bin, grid_bytes);
+  terrain_test_write_bytes (fhd, grid_bytes);
+  terrain_test_write_bytes (bin, grid_bytes);
   terrain_node_layer_append (layer, TERRAIN_NODE_POSITIONS - 1, 0xab);
   layer_bytes = save (layer);
-  write_file (tnl, layer_bytes);
-  write_file (tnlc, chunk_bytes);
+  terrain_test_write_bytes (tnl, layer_bytes);
+  terrain_test_write_bytes (tnlc, chunk_bytes);
 
   /* No magic: the extension decides, or --format, which the hint names. */
   {
@@ -2660,7 +2620,7 @@ test_cli (void)
       g_autoptr(GBytes) png_bytes = terrain_image_save_png_bytes (image, &error);
 
       g_assert_no_error (error);
-      write_file (edited_png, png_bytes);
+      terrain_test_write_bytes (edited_png, png_bytes);
     }
 
     offset_arg = g_strdup_printf ("--offset=%d", offset);
@@ -2692,7 +2652,7 @@ test_cli (void)
     for (guint i = 0; i < 32; i++)
       p[i] = (guint16) (9000 + 30 * (i % 4));
     patch_bytes = terrain_image_save_png_bytes (patch, NULL);
-    write_file (png, patch_bytes);
+    terrain_test_write_bytes (png, patch_bytes);
     {
       g_auto(TerrainTestCliResult) r = terrain_test_run_cli (NULL, "insomniac", "import-heights",
                                                              "--x", "16", "--y", "8", fhd,
@@ -2716,7 +2676,7 @@ test_cli (void)
     g_assert_cmpint (r.status, ==, 64);
   }
 
-  remove_tree (dir);
+  terrain_test_remove_tree (dir);
 }
 
 int

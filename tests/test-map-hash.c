@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "libterrain.h"
-#include "terrain-test-util.h"
+#include "terrain-test-fixtures.h"
 
 static void
 test_map_hash (void)
@@ -71,10 +71,9 @@ static void
 test_info (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *folder = g_dir_make_tmp ("terrain-map-hash-XXXXXX", &error);
-  g_autofree char *tnt_path = g_build_filename (folder, "Hash Test.tnt", NULL);
-  g_autofree char *ota_path = g_build_filename (folder, "HASH TEST.OTA", NULL);
   g_autoptr(TerrainTntMap) map = terrain_tnt_map_new (4, 4, &error);
+  g_autofree char *tnt_path = NULL;
+  g_autofree char *folder = NULL;
   g_autoptr(GBytes) tnt = NULL;
   g_autoptr(GBytes) ota = g_bytes_new_static ("[GlobalHeader]\n{\n}\n", 19);
   g_autofree char *expected_map = NULL;
@@ -83,12 +82,9 @@ test_info (void)
   g_auto(TerrainTestCliResult) result = { 0 };
 
   g_assert_no_error (error);
-  tnt = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (map), &error);
-  g_assert_no_error (error);
-  g_assert_true (g_file_set_contents (tnt_path, g_bytes_get_data (tnt, NULL),
-                                      g_bytes_get_size (tnt), &error));
-  g_assert_true (g_file_set_contents (ota_path, "[GlobalHeader]\n{\n}\n", 19, &error));
-  g_assert_no_error (error);
+  folder = terrain_test_write_map_folder ("terrain-map-hash", map, "Hash Test.tnt", "HASH TEST.OTA",
+                                          "[GlobalHeader]\n{\n}\n", &tnt_path, NULL);
+  tnt = terrain_test_read_bytes (tnt_path);
   lobby = lobby_hash (map);
 
   expected_map = g_strdup_printf ("\"map_hash\" : \"%08x\"", terrain_ta_map_hash (tnt, ota));
@@ -99,9 +95,7 @@ test_info (void)
   g_assert_nonnull (strstr (result.out, expected_lobby));
   g_assert_nonnull (strstr (result.out, "HASH TEST.OTA"));
 
-  g_remove (ota_path);
-  g_remove (tnt_path);
-  g_rmdir (folder);
+  terrain_test_remove_tree (folder);
 }
 
 static void
@@ -151,9 +145,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/MapHash/lobby", test_lobby_hash);
   g_test_add_func ("/Terrain/MapHash/info", test_info);
   /* The real maps, when ../shared/corpus is there (as test-corpus). */
-  if (g_getenv ("TERRAIN_CORPUS_DIR") != NULL &&
-      g_file_test (g_getenv ("TERRAIN_CORPUS_DIR"), G_FILE_TEST_IS_DIR))
-    g_test_add_func ("/Terrain/MapHash/corpus", test_corpus);
+  terrain_test_add_corpus_func ("/Terrain/MapHash/corpus", test_corpus);
 
   return g_test_run ();
 }

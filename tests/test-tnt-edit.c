@@ -66,20 +66,6 @@ save (TerrainTntMap *map)
   return bytes;
 }
 
-static void
-assert_same_bytes (GBytes *a,
-                   GBytes *b)
-{
-  gsize na, nb;
-  const guint8 *pa = g_bytes_get_data (a, &na), *pb = g_bytes_get_data (b, &nb);
-
-  g_assert_cmpuint (na, ==, nb);
-  for (gsize i = 0; i < na; i++)
-    if (pa[i] != pb[i])
-      g_error ("bytes differ first at offset %" G_GSIZE_FORMAT ": 0x%02x vs 0x%02x",
-               i, pa[i], pb[i]);
-}
-
 /* Offsets at which two equally long byte strings differ. */
 static GArray *
 differences (GBytes *a,
@@ -250,7 +236,7 @@ test_sea_level (void)
   terrain_command_stack_undo (stack);
   g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (map)));
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -427,11 +413,11 @@ test_brush_stroke_merge (void)
 
   terrain_command_stack_undo (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
   g_assert_true (terrain_command_stack_redo (stack, &error));
   g_assert_no_error (error);
   redone = save (map);
-  assert_same_bytes (after, redone);
+  terrain_test_assert_bytes_equal (after, redone);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -524,7 +510,7 @@ test_place_feature (void)
   undo_all (stack);
   g_assert_cmpuint (terrain_tnt_map_get_n_features (map), ==, 3);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -575,11 +561,11 @@ test_move_remove_feature (void)
 
   undo_all (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
   g_assert_true (terrain_command_stack_redo (stack, &error));
   g_assert_no_error (error);
   redone = save (map);
-  assert_same_bytes (moved, redone);
+  terrain_test_assert_bytes_equal (moved, redone);
 }
 
 static void
@@ -609,7 +595,7 @@ test_cleanup_features (void)
   undo_all (stack);
   g_assert_cmpuint (terrain_tnt_map_get_n_features (map), ==, 3);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -645,7 +631,7 @@ test_void (void)
 
   undo_all (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -685,7 +671,7 @@ test_paint_tiles (void)
 
   terrain_command_stack_undo (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -739,7 +725,7 @@ test_resize (void)
   terrain_command_stack_undo (stack);
   g_assert_cmpuint (terrain_tnt_map_get_height (map), ==, 12);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 /* Builds a version 3 section (tnt-sct.md, "SCT sections"): header, tile
@@ -852,7 +838,7 @@ test_stamp_section (void)
   undo_all (stack);
   g_assert_cmpuint (terrain_tnt_map_get_n_tiles (map), ==, 4);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -921,7 +907,7 @@ test_import_image (void)
 
   terrain_command_stack_undo (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -948,7 +934,7 @@ test_import_image_keep_tiles (void)
   g_assert_cmpstr (terrain_tnt_edit_get_report (top_edit (stack)), ==,
                    "256x192 pixels: 0 of 48 tile positions changed, 0 new tiles (the map had 4)");
   same = save (map);
-  assert_same_bytes (original, same);
+  terrain_test_assert_bytes_equal (original, same);
 
   /* Touch up one 32x32 position with new pixels, and copy tile (1, 0) over
    * position (2, 0): one new tile, two entries change. */
@@ -972,7 +958,7 @@ test_import_image_keep_tiles (void)
 
   undo_all (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -998,7 +984,7 @@ test_import_heightmap (void)
   g_assert_cmpstr (terrain_tnt_edit_get_report (top_edit (stack)), ==,
                    "16x12 heights: 0 cells changed");
   same = save (map);
-  assert_same_bytes (original, same);
+  terrain_test_assert_bytes_equal (original, same);
 
   /* An 8-bit heightmap: only height bytes change. */
   gray8 = terrain_image_new (TERRAIN_IMAGE_GRAY8, 16, 12, &error);
@@ -1027,7 +1013,7 @@ test_import_heightmap (void)
 
   undo_all (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -1183,7 +1169,7 @@ test_legacy_features (void)
   /* Undo restores the original empty codes byte for byte. */
   undo_all (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1253,7 +1239,7 @@ check_failed_save (TerrainTntMap *map,
   g_clear_error (&error);
   on_disk = terrain_file_load_bytes (file, NULL, &error);
   g_assert_no_error (error);
-  assert_same_bytes (original, on_disk);
+  terrain_test_assert_bytes_equal (original, on_disk);
   g_assert_cmpuint (count_files (dir), ==, 1);
   g_assert_true (terrain_document_get_modified (TERRAIN_DOCUMENT (map)));
   g_assert_false (terrain_command_stack_get_clean (stack));
@@ -1456,12 +1442,12 @@ test_corpus_edits (gconstpointer data)
   undo_all (stack);
   g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (map)));
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
   while (terrain_command_stack_redo (stack, &error))
     ;
   g_assert_no_error (error);
   redone = save (map);
-  assert_same_bytes (after_brush, redone);
+  terrain_test_assert_bytes_equal (after_brush, redone);
 }
 
 static void
@@ -1545,7 +1531,7 @@ test_corpus_minimap (gconstpointer data)
     }
   terrain_command_stack_undo (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -1584,7 +1570,7 @@ test_corpus_resize (void)
                     terrain_tnt_map_get_cell_height (map, 2, 2));
   terrain_command_stack_undo (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 static void
@@ -1623,7 +1609,7 @@ test_corpus_import_image (void)
                                                      TERRAIN_TNT_IMPORT_KEEP_TILES, &error));
   g_test_message ("bar.tnt: %s", terrain_tnt_edit_get_report (top_edit (stack)));
   same = save (map);
-  assert_same_bytes (original, same);
+  terrain_test_assert_bytes_equal (original, same);
 
   /* Touch up one 32x32 position: its tile map entry changes and one tile
    * is appended; everything else before the tiles stays. */
@@ -1657,7 +1643,7 @@ test_corpus_import_image (void)
 
   undo_all (stack);
   undone = save (map);
-  assert_same_bytes (original, undone);
+  terrain_test_assert_bytes_equal (original, undone);
 }
 
 int

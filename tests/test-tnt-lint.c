@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "libterrain.h"
-#include "terrain-test-util.h"
+#include "terrain-test-fixtures.h"
 
 static const char ota_text[] =
   "[GlobalHeader]\n{\n\tmissionname=Lint;\n\tmissiondescription=Test map;\n\tplanet=Green;\n"
@@ -224,19 +224,15 @@ static void
 test_cli (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *folder = g_dir_make_tmp ("terrain-lint-XXXXXX", &error);
-  g_autofree char *tnt_path = g_build_filename (folder, "lint.tnt", NULL);
-  g_autofree char *ota_path = g_build_filename (folder, "Lint.OTA", NULL);
+  g_autoptr(TerrainTntMap) map = make_map ();
+  g_autofree char *tnt_path = NULL;
+  g_autofree char *folder = terrain_test_write_map_folder ("terrain-lint", map, "lint.tnt", "Lint.OTA",
+                                                           ota_text, &tnt_path, NULL);
   g_autofree char *install = g_build_filename (folder, "install", NULL);
   g_autofree char *features = g_build_filename (install, "features", NULL);
   g_autofree char *tdf_path = g_build_filename (features, "metal.tdf", NULL);
-  g_autoptr(TerrainTntMap) map = make_map ();
-  g_autoptr(GFile) tnt_file = g_file_new_for_path (tnt_path);
   g_autoptr(JsonParser) parser = json_parser_new ();
 
-  g_assert_no_error (error);
-  g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), tnt_file, NULL, &error));
-  g_assert_true (g_file_set_contents (ota_path, ota_text, -1, &error));
   g_assert_cmpint (g_mkdir_with_parents (features, 0755), ==, 0);
   g_assert_true (g_file_set_contents (tdf_path, features_text, -1, &error));
   g_assert_no_error (error);
@@ -281,12 +277,7 @@ test_cli (void)
     g_assert_cmpint (result.status, ==, 64);
   }
 
-  g_remove (tdf_path);
-  g_rmdir (features);
-  g_rmdir (install);
-  g_remove (ota_path);
-  g_remove (tnt_path);
-  g_rmdir (folder);
+  terrain_test_remove_tree (folder);
 }
 
 static void
@@ -317,9 +308,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/TntLint/rules", test_rules);
   g_test_add_func ("/Terrain/TntLint/sarif", test_sarif);
   g_test_add_func ("/Terrain/TntLint/cli", test_cli);
-  if (g_getenv ("TERRAIN_CORPUS_DIR") != NULL &&
-      g_file_test (g_getenv ("TERRAIN_CORPUS_DIR"), G_FILE_TEST_IS_DIR))
-    g_test_add_func ("/Terrain/TntLint/corpus", test_corpus);
+  terrain_test_add_corpus_func ("/Terrain/TntLint/corpus", test_corpus);
 
   return g_test_run ();
 }

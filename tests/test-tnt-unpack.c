@@ -362,9 +362,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/TntUnpack/errors", test_errors);
   g_test_add_func ("/Terrain/TntUnpack/cli", test_cli);
   /* The real maps, when ../shared/corpus is there (as test-corpus). */
-  if (g_getenv ("TERRAIN_CORPUS_DIR") != NULL &&
-      g_file_test (g_getenv ("TERRAIN_CORPUS_DIR"), G_FILE_TEST_IS_DIR))
-    g_test_add_func ("/Terrain/TntUnpack/corpus", test_corpus);
+  terrain_test_add_corpus_func ("/Terrain/TntUnpack/corpus", test_corpus);
 
   return g_test_run ();
 }

@@ -450,17 +450,6 @@ assert_load_fails (GBytes              *bytes,
     g_error ("message \"%s\" lacks \"%s\"", error->message, message_part);
 }
 
-static void
-assert_bytes_equal (GBytes *a,
-                    GBytes *b)
-{
-  gsize a_len, b_len;
-  const guint8 *pa = g_bytes_get_data (a, &a_len);
-  const guint8 *pb = g_bytes_get_data (b, &b_len);
-
-  g_assert_cmpmem (pa, a_len, pb, b_len);
-}
-
 typedef struct
 {
   gsize offset;
@@ -512,7 +501,7 @@ roundtrip_spec (const Spec *spec)
   out = save_ok (map);
   /* A serialisation, not the source handed back */
   g_assert_true (out != fx.bytes);
-  assert_bytes_equal (out, fx.bytes);
+  terrain_test_assert_bytes_equal (out, fx.bytes);
   g_assert_true (terrain_document_compare_bytes (TERRAIN_DOCUMENT (map), out, NULL, NULL));
 
   for (guint s = 0; s < N_SECTIONS; s++)
@@ -716,7 +705,7 @@ test_empty_sections (void)
   map = load_ok (bytes);
   g_assert_cmpuint (terrain_tnt_map_get_n_features (map), ==, 0);
   out = save_ok (map);
-  assert_bytes_equal (out, bytes);
+  terrain_test_assert_bytes_equal (out, bytes);
 
   fixture_clear (&fx);
 }
@@ -1038,7 +1027,7 @@ test_limits (void)
     g_assert_cmpuint (terrain_tnt_map_get_tile_rows (map), ==, 2);
     check_model (map, &odd);
     out = save_ok (map);
-    assert_bytes_equal (out, ofx.bytes);
+    terrain_test_assert_bytes_equal (out, ofx.bytes);
     fixture_clear (&ofx);
   }
 
@@ -1104,7 +1093,7 @@ test_mutations (void)
         g_autoptr(TerrainImage) image = NULL;
         g_autoptr(TerrainImage) minimap = NULL;
 
-        assert_bytes_equal (out, bytes);
+        terrain_test_assert_bytes_equal (out, bytes);
         g_assert_nonnull (issues);
         g_assert_nonnull (node);
         g_assert_nonnull (occupancy);
@@ -1484,7 +1473,7 @@ check_relayout (const Spec *spec)
 
   /* The relaid-out file is stable: writing it again changes nothing */
   out2 = save_ok (reread);
-  assert_bytes_equal (out2, out);
+  terrain_test_assert_bytes_equal (out2, out);
   reread2 = load_ok (out2);
   g_assert_cmpuint (terrain_tnt_map_get_n_tiles (reread2), ==, spec->n_tiles + 1);
 

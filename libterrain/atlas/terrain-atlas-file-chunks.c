@@ -137,6 +137,37 @@ body_offset (TerrainAtlasFile *self,
          ATLAS_FRAME_HEAD_SIZE;
 }
 
+/* The decode prologue of every get_*: the stub's checks and its body, and
+ * the decoder's error prefixed with the TOC and stub. */
+static GBytes *
+kind_body (TerrainAtlasFile     *self,
+           guint                 toc,
+           guint                 stub,
+           TerrainAtlasTocKind   kind,
+           GError              **error)
+{
+  if (!atlas_file_check_stub (self, toc, stub, error) ||
+      !atlas_file_check_kind (self, toc, kind, error))
+    return NULL;
+  return terrain_atlas_file_get_chunk_body (self, toc, stub, error);
+}
+
+static gpointer
+where_failed (TerrainAtlasFile  *self,
+              guint              toc,
+              guint              stub,
+              gpointer           chunk,
+              GError           **error)
+{
+  if (chunk == NULL)
+    {
+      g_autofree char *where = atlas_file_describe_stub (self, toc, stub);
+
+      g_prefix_error (error, "%s: ", where);
+    }
+  return chunk;
+}
+
 /**
  * terrain_atlas_file_get_geometry:
  * @self: a #TerrainAtlasFile
@@ -158,28 +189,18 @@ terrain_atlas_file_get_geometry (TerrainAtlasFile  *self,
                                  GError           **error)
 {
   g_autoptr(GBytes) body = NULL;
-  TerrainAtlasGeometry *geometry;
-  guint32 version;
 
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), NULL);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_GEOMETRY, error))
-    return NULL;
-  body = terrain_atlas_file_get_chunk_body (self, toc, stub, error);
+  body = kind_body (self, toc, stub, TERRAIN_ATLAS_TOC_GEOMETRY, error);
   if (body == NULL)
     return NULL;
-
-  version = terrain_atlas_toc_get_version (atlas_file_get_toc (self, toc));
-  geometry = terrain_atlas_geometry_new_from_body (body, version, body_offset (self, toc, stub),
-                                                   &self->limits, error);
-  if (geometry == NULL)
-    {
-      g_autofree char *where = atlas_file_describe_stub (self, toc, stub);
-
-      g_prefix_error (error, "%s: ", where);
-    }
-  return geometry;
+  return where_failed (self, toc, stub,
+                       terrain_atlas_geometry_new_from_body (body,
+                                                             terrain_atlas_toc_get_version (atlas_file_get_toc (self, toc)),
+                                                             body_offset (self, toc, stub),
+                                                             &self->limits, error),
+                       error);
 }
 
 /**
@@ -202,25 +223,15 @@ terrain_atlas_file_get_texture (TerrainAtlasFile  *self,
                                 GError           **error)
 {
   g_autoptr(GBytes) body = NULL;
-  TerrainAtlasTexture *texture;
 
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), NULL);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_TEXTURE, error))
-    return NULL;
-  body = terrain_atlas_file_get_chunk_body (self, toc, stub, error);
+  body = kind_body (self, toc, stub, TERRAIN_ATLAS_TOC_TEXTURE, error);
   if (body == NULL)
     return NULL;
-
-  texture = terrain_atlas_texture_new_from_body (body, body_offset (self, toc, stub), error);
-  if (texture == NULL)
-    {
-      g_autofree char *where = atlas_file_describe_stub (self, toc, stub);
-
-      g_prefix_error (error, "%s: ", where);
-    }
-  return texture;
+  return where_failed (self, toc, stub,
+                       terrain_atlas_texture_new_from_body (body, body_offset (self, toc, stub), error),
+                       error);
 }
 
 /**
@@ -243,26 +254,16 @@ terrain_atlas_file_get_config (TerrainAtlasFile  *self,
                                GError           **error)
 {
   g_autoptr(GBytes) body = NULL;
-  TerrainAtlasConfig *config;
 
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), NULL);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_CONFIG, error))
-    return NULL;
-  body = terrain_atlas_file_get_chunk_body (self, toc, stub, error);
+  body = kind_body (self, toc, stub, TERRAIN_ATLAS_TOC_CONFIG, error);
   if (body == NULL)
     return NULL;
-
-  config = terrain_atlas_config_new_from_body (body, body_offset (self, toc, stub),
-                                               &self->limits, error);
-  if (config == NULL)
-    {
-      g_autofree char *where = atlas_file_describe_stub (self, toc, stub);
-
-      g_prefix_error (error, "%s: ", where);
-    }
-  return config;
+  return where_failed (self, toc, stub,
+                       terrain_atlas_config_new_from_body (body, body_offset (self, toc, stub),
+                                                           &self->limits, error),
+                       error);
 }
 
 /* ------------------------------------------------------------------------
@@ -362,123 +363,6 @@ set_stub_bounds (TerrainAtlasFile      *self,
   terrain_atlas_toc_stub_changed (toc, stub_index);
 }
 
-/**
- * terrain_atlas_file_set_geometry:
- * @self: a #TerrainAtlasFile
- * @toc: the slot of a geometry TOC
- * @stub: a stub index in that TOC
- * @geometry: the chunk
- * @error: return location for a #GError
- *
- * Places a geometry chunk without recording history, the way an importer
- * or converter builds a file (§9b): the chunk is encoded at the TOC's
- * version with its own previousChunk and bounds, the stub's bounds become
- * the chunk's, and the stub's generation is left as it is (0 in a new
- * TOC). What the TOC's version cannot hold (normals, collision) is
- * dropped; see [method@Terrain.AtlasGeometry.encode_body]. Bounds are not
- * recomputed: set them, or call [method@Terrain.AtlasFile.update_bounds]
- * once every chunk is placed.
- *
- * In a file made in memory the chunk is laid out when the file is written;
- * in a file read from bytes it is appended at the end.
- *
- * Returns: %TRUE, or %FALSE with a %TERRAIN_ERROR
- */
-gboolean
-terrain_atlas_file_set_geometry (TerrainAtlasFile      *self,
-                                 guint                  toc,
-                                 guint                  stub,
-                                 TerrainAtlasGeometry  *geometry,
-                                 GError               **error)
-{
-  g_autoptr(GBytes) body = NULL;
-  TerrainAtlasBox bounds;
-
-  g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
-  g_return_val_if_fail (TERRAIN_IS_ATLAS_GEOMETRY (geometry), FALSE);
-
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_GEOMETRY, error))
-    return FALSE;
-
-  body = terrain_atlas_geometry_encode_body (geometry,
-                                             terrain_atlas_toc_get_version (atlas_file_get_toc (self, toc)),
-                                             NULL, error);
-  if (body == NULL || !place_body (self, toc, stub, body, FALSE, error))
-    return FALSE;
-
-  terrain_atlas_geometry_get_bounds (geometry, &bounds);
-  set_stub_bounds (self, toc, stub, &bounds);
-  return TRUE;
-}
-
-/**
- * terrain_atlas_file_set_texture:
- * @self: a #TerrainAtlasFile
- * @toc: the slot of a texture TOC
- * @stub: a stub index in that TOC
- * @texture: the chunk
- * @error: return location for a #GError
- *
- * Places a texture chunk without recording history (generation left as
- * it is), as [method@Terrain.AtlasFile.set_geometry] does. When a file made
- * in memory is written, identical frames are stored once and their stubs
- * share the offset, as TQT nodes with repeated tile offsets do (§9e).
- *
- * Returns: %TRUE, or %FALSE with a %TERRAIN_ERROR
- */
-gboolean
-terrain_atlas_file_set_texture (TerrainAtlasFile     *self,
-                                guint                 toc,
-                                guint                 stub,
-                                TerrainAtlasTexture  *texture,
-                                GError              **error)
-{
-  g_autoptr(GBytes) body = NULL;
-
-  g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
-  g_return_val_if_fail (TERRAIN_IS_ATLAS_TEXTURE (texture), FALSE);
-
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_TEXTURE, error))
-    return FALSE;
-  body = terrain_atlas_texture_encode_body (texture, error);
-  return body != NULL && place_body (self, toc, stub, body, FALSE, error);
-}
-
-/**
- * terrain_atlas_file_set_config:
- * @self: a #TerrainAtlasFile
- * @toc: the slot of a Config TOC
- * @stub: a stub index in that TOC
- * @config: the chunk
- * @error: return location for a #GError
- *
- * Places a config chunk without recording history, as
- * [method@Terrain.AtlasFile.set_geometry] does. The stub's name is set with
- * [method@Terrain.AtlasToc.set_stub_name].
- *
- * Returns: %TRUE, or %FALSE with a %TERRAIN_ERROR
- */
-gboolean
-terrain_atlas_file_set_config (TerrainAtlasFile    *self,
-                               guint                toc,
-                               guint                stub,
-                               TerrainAtlasConfig  *config,
-                               GError             **error)
-{
-  g_autoptr(GBytes) body = NULL;
-
-  g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
-  g_return_val_if_fail (TERRAIN_IS_ATLAS_CONFIG (config), FALSE);
-
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_CONFIG, error))
-    return FALSE;
-  body = terrain_atlas_config_encode_body (config, error);
-  return body != NULL && place_body (self, toc, stub, body, FALSE, error);
-}
-
 /* The bounds a node should have (TGEA's generate(), §9b): its own
  * vertices and the stored bounds of its children that have chunks. */
 static void
@@ -512,6 +396,257 @@ node_bounds (TerrainAtlasFile     *self,
         *bounds = data->bounds;
       any = TRUE;
     }
+}
+
+/* The stub's checks and the chunk's body. With @history a chunk is
+ * written the TGEA way (replace_*: previousChunk is the stub's old offset,
+ * the generation counts one more write); without, it is placed the way an
+ * importer builds a file (set_*). The history flag is the only difference
+ * between the two families. */
+typedef GBytes *(*ChunkEncoder) (TerrainAtlasFile  *self,
+                                 guint              toc,
+                                 guint              stub,
+                                 gpointer           chunk,
+                                 gboolean           history,
+                                 GError           **error);
+
+static gboolean
+place_chunk (TerrainAtlasFile     *self,
+             guint                 toc,
+             guint                 stub,
+             TerrainAtlasTocKind   kind,
+             ChunkEncoder          encode,
+             gpointer              chunk,
+             gboolean              history,
+             GError              **error)
+{
+  g_autoptr(GBytes) body = NULL;
+
+  if (!atlas_file_check_stub (self, toc, stub, error) ||
+      !atlas_file_check_kind (self, toc, kind, error))
+    return FALSE;
+  body = encode (self, toc, stub, chunk, history, error);
+  return body != NULL && place_body (self, toc, stub, body, history, error);
+}
+
+static guint32
+stub_offset (TerrainAtlasFile *self,
+             guint             toc,
+             guint             stub)
+{
+  return terrain_atlas_toc_get_stub_data (atlas_file_get_toc (self, toc), stub)->offset;
+}
+
+/* With @history: previousChunk, the recomputed bounds (own vertices and
+ * children, §9b) and, when the chunk has one, the collision block again. */
+static GBytes *
+encode_geometry (TerrainAtlasFile  *self,
+                 guint              toc,
+                 guint              stub,
+                 gpointer           chunk,
+                 gboolean           history,
+                 GError           **error)
+{
+  TerrainAtlasGeometry *geometry = chunk;
+  guint32 version = terrain_atlas_toc_get_version (atlas_file_get_toc (self, toc));
+
+  if (history)
+    {
+      TerrainAtlasBox bounds;
+
+      terrain_atlas_geometry_set_previous_chunk (geometry, stub_offset (self, toc, stub));
+      node_bounds (self, toc, stub, geometry, &bounds);
+      terrain_atlas_geometry_set_bounds (geometry, &bounds);
+      if (version >= 120 && terrain_atlas_geometry_has_collision (geometry))
+        {
+          guint32 depth = terrain_atlas_geometry_get_collision_depth (geometry);
+
+          if (depth >= 1 && depth <= 8 &&
+              !terrain_atlas_geometry_generate_collision (geometry, depth, error))
+            return NULL;
+        }
+    }
+  return terrain_atlas_geometry_encode_body (geometry, version, NULL, error);
+}
+
+static GBytes *
+encode_texture (TerrainAtlasFile  *self,
+                guint              toc,
+                guint              stub,
+                gpointer           chunk,
+                gboolean           history,
+                GError           **error)
+{
+  /* Texture bodies have no previousChunk (§2). */
+  return terrain_atlas_texture_encode_body (chunk, error);
+}
+
+static GBytes *
+encode_config (TerrainAtlasFile  *self,
+               guint              toc,
+               guint              stub,
+               gpointer           chunk,
+               gboolean           history,
+               GError           **error)
+{
+  if (history)
+    terrain_atlas_config_set_previous_chunk (chunk, stub_offset (self, toc, stub));
+  return terrain_atlas_config_encode_body (chunk, error);
+}
+
+/* Up the tree from @stub while bounds change: each ancestor whose bounds
+ * no longer hold its children is written again the TGEA way. */
+static gboolean
+rewrite_ancestors (TerrainAtlasFile  *self,
+                   guint              toc,
+                   guint              stub,
+                   GError           **error)
+{
+  TerrainAtlasToc *t = atlas_file_get_toc (self, toc);
+  guint64 node = stub;
+
+  if (terrain_atlas_toc_get_version (t) < 101)
+    return TRUE;
+  while (terrain_quadtree_parent (node, &node) && node < terrain_atlas_toc_get_n_stubs (t))
+    {
+      TerrainAtlasStubData *data = terrain_atlas_toc_get_stub_data (t, (guint) node);
+      g_autoptr(TerrainAtlasGeometry) parent = NULL;
+      g_autoptr(GBytes) parent_body = NULL;
+      TerrainAtlasBox bounds, stored;
+
+      if (!atlas_file_stub_has_chunk (data))
+        break;
+      parent = terrain_atlas_file_get_geometry (self, toc, (guint) node, error);
+      if (parent == NULL)
+        return FALSE;
+
+      node_bounds (self, toc, (guint) node, parent, &bounds);
+      terrain_atlas_geometry_get_bounds (parent, &stored);
+      if (terrain_atlas_box_equal (&bounds, &stored) &&
+          terrain_atlas_box_equal (&bounds, &data->bounds))
+        break;
+
+      /* Only the bounds and previousChunk change: an ancestor's collision
+       * block is its own vertices' and stays as it was. */
+      terrain_atlas_geometry_set_bounds (parent, &bounds);
+      terrain_atlas_geometry_set_previous_chunk (parent, data->offset);
+      parent_body = terrain_atlas_geometry_encode_body (parent, terrain_atlas_toc_get_version (t),
+                                                        NULL, error);
+      if (parent_body == NULL || !place_body (self, toc, (guint) node, parent_body, TRUE, error))
+        return FALSE;
+      set_stub_bounds (self, toc, (guint) node, &bounds);
+    }
+  return TRUE;
+}
+
+static gboolean
+place_geometry (TerrainAtlasFile      *self,
+                guint                  toc,
+                guint                  stub,
+                TerrainAtlasGeometry  *geometry,
+                gboolean               history,
+                GError               **error)
+{
+  TerrainAtlasBox bounds;
+
+  if (!place_chunk (self, toc, stub, TERRAIN_ATLAS_TOC_GEOMETRY, encode_geometry, geometry,
+                    history, error))
+    return FALSE;
+  terrain_atlas_geometry_get_bounds (geometry, &bounds);
+  set_stub_bounds (self, toc, stub, &bounds);
+  return !history || rewrite_ancestors (self, toc, stub, error);
+}
+
+/**
+ * terrain_atlas_file_set_geometry:
+ * @self: a #TerrainAtlasFile
+ * @toc: the slot of a geometry TOC
+ * @stub: a stub index in that TOC
+ * @geometry: the chunk
+ * @error: return location for a #GError
+ *
+ * Places a geometry chunk without recording history, the way an importer
+ * or converter builds a file (§9b): the chunk is encoded at the TOC's
+ * version with its own previousChunk and bounds, the stub's bounds become
+ * the chunk's, and the stub's generation is left as it is (0 in a new
+ * TOC). What the TOC's version cannot hold (normals, collision) is
+ * dropped; see [method@Terrain.AtlasGeometry.encode_body]. Bounds are not
+ * recomputed: set them, or call [method@Terrain.AtlasFile.update_bounds]
+ * once every chunk is placed.
+ *
+ * In a file made in memory the chunk is laid out when the file is written;
+ * in a file read from bytes it is appended at the end.
+ *
+ * Returns: %TRUE, or %FALSE with a %TERRAIN_ERROR
+ */
+gboolean
+terrain_atlas_file_set_geometry (TerrainAtlasFile      *self,
+                                 guint                  toc,
+                                 guint                  stub,
+                                 TerrainAtlasGeometry  *geometry,
+                                 GError               **error)
+{
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_GEOMETRY (geometry), FALSE);
+
+  return place_geometry (self, toc, stub, geometry, FALSE, error);
+}
+
+/**
+ * terrain_atlas_file_set_texture:
+ * @self: a #TerrainAtlasFile
+ * @toc: the slot of a texture TOC
+ * @stub: a stub index in that TOC
+ * @texture: the chunk
+ * @error: return location for a #GError
+ *
+ * Places a texture chunk without recording history (generation left as
+ * it is), as [method@Terrain.AtlasFile.set_geometry] does. When a file made
+ * in memory is written, identical frames are stored once and their stubs
+ * share the offset, as TQT nodes with repeated tile offsets do (§9e).
+ *
+ * Returns: %TRUE, or %FALSE with a %TERRAIN_ERROR
+ */
+gboolean
+terrain_atlas_file_set_texture (TerrainAtlasFile     *self,
+                                guint                 toc,
+                                guint                 stub,
+                                TerrainAtlasTexture  *texture,
+                                GError              **error)
+{
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_TEXTURE (texture), FALSE);
+
+  return place_chunk (self, toc, stub, TERRAIN_ATLAS_TOC_TEXTURE, encode_texture, texture, FALSE,
+                      error);
+}
+
+/**
+ * terrain_atlas_file_set_config:
+ * @self: a #TerrainAtlasFile
+ * @toc: the slot of a Config TOC
+ * @stub: a stub index in that TOC
+ * @config: the chunk
+ * @error: return location for a #GError
+ *
+ * Places a config chunk without recording history, as
+ * [method@Terrain.AtlasFile.set_geometry] does. The stub's name is set with
+ * [method@Terrain.AtlasToc.set_stub_name].
+ *
+ * Returns: %TRUE, or %FALSE with a %TERRAIN_ERROR
+ */
+gboolean
+terrain_atlas_file_set_config (TerrainAtlasFile    *self,
+                               guint                toc,
+                               guint                stub,
+                               TerrainAtlasConfig  *config,
+                               GError             **error)
+{
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_CONFIG (config), FALSE);
+
+  return place_chunk (self, toc, stub, TERRAIN_ATLAS_TOC_CONFIG, encode_config, config, FALSE,
+                      error);
 }
 
 /**
@@ -606,74 +741,10 @@ terrain_atlas_file_replace_geometry (TerrainAtlasFile      *self,
                                      TerrainAtlasGeometry  *geometry,
                                      GError               **error)
 {
-  TerrainAtlasToc *t;
-  TerrainAtlasStubData *data;
-  g_autoptr(GBytes) body = NULL;
-  TerrainAtlasBox bounds;
-  guint32 version;
-  guint64 node;
-
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
   g_return_val_if_fail (TERRAIN_IS_ATLAS_GEOMETRY (geometry), FALSE);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_GEOMETRY, error))
-    return FALSE;
-
-  t = atlas_file_get_toc (self, toc);
-  version = terrain_atlas_toc_get_version (t);
-  data = terrain_atlas_toc_get_stub_data (t, stub);
-
-  terrain_atlas_geometry_set_previous_chunk (geometry, data->offset);
-  node_bounds (self, toc, stub, geometry, &bounds);
-  terrain_atlas_geometry_set_bounds (geometry, &bounds);
-  if (version >= 120 && terrain_atlas_geometry_has_collision (geometry))
-    {
-      guint32 depth = terrain_atlas_geometry_get_collision_depth (geometry);
-
-      if (depth >= 1 && depth <= 8 &&
-          !terrain_atlas_geometry_generate_collision (geometry, depth, error))
-        return FALSE;
-    }
-
-  body = terrain_atlas_geometry_encode_body (geometry, version, NULL, error);
-  if (body == NULL || !place_body (self, toc, stub, body, TRUE, error))
-    return FALSE;
-  set_stub_bounds (self, toc, stub, &bounds);
-
-  if (version < 101)
-    return TRUE;
-
-  /* Up the tree while bounds change. */
-  node = stub;
-  while (terrain_quadtree_parent (node, &node) && node < terrain_atlas_toc_get_n_stubs (t))
-    {
-      g_autoptr(TerrainAtlasGeometry) parent = NULL;
-      g_autoptr(GBytes) parent_body = NULL;
-      TerrainAtlasBox stored;
-
-      data = terrain_atlas_toc_get_stub_data (t, (guint) node);
-      if (!atlas_file_stub_has_chunk (data))
-        break;
-      parent = terrain_atlas_file_get_geometry (self, toc, (guint) node, error);
-      if (parent == NULL)
-        return FALSE;
-
-      node_bounds (self, toc, (guint) node, parent, &bounds);
-      terrain_atlas_geometry_get_bounds (parent, &stored);
-      if (terrain_atlas_box_equal (&bounds, &stored) &&
-          terrain_atlas_box_equal (&bounds, &data->bounds))
-        break;
-
-      terrain_atlas_geometry_set_bounds (parent, &bounds);
-      terrain_atlas_geometry_set_previous_chunk (parent, data->offset);
-      parent_body = terrain_atlas_geometry_encode_body (parent, version, NULL, error);
-      if (parent_body == NULL || !place_body (self, toc, (guint) node, parent_body, TRUE, error))
-        return FALSE;
-      set_stub_bounds (self, toc, (guint) node, &bounds);
-    }
-
-  return TRUE;
+  return place_geometry (self, toc, stub, geometry, TRUE, error);
 }
 
 /**
@@ -698,16 +769,11 @@ terrain_atlas_file_replace_texture (TerrainAtlasFile     *self,
                                     TerrainAtlasTexture  *texture,
                                     GError              **error)
 {
-  g_autoptr(GBytes) body = NULL;
-
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
   g_return_val_if_fail (TERRAIN_IS_ATLAS_TEXTURE (texture), FALSE);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_TEXTURE, error))
-    return FALSE;
-  body = terrain_atlas_texture_encode_body (texture, error);
-  return body != NULL && place_body (self, toc, stub, body, TRUE, error);
+  return place_chunk (self, toc, stub, TERRAIN_ATLAS_TOC_TEXTURE, encode_texture, texture, TRUE,
+                      error);
 }
 
 /**
@@ -732,19 +798,11 @@ terrain_atlas_file_replace_config (TerrainAtlasFile    *self,
                                    TerrainAtlasConfig  *config,
                                    GError             **error)
 {
-  g_autoptr(GBytes) body = NULL;
-
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), FALSE);
   g_return_val_if_fail (TERRAIN_IS_ATLAS_CONFIG (config), FALSE);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_CONFIG, error))
-    return FALSE;
-  terrain_atlas_config_set_previous_chunk (config,
-                                           terrain_atlas_toc_get_stub_data (atlas_file_get_toc (self, toc),
-                                                                            stub)->offset);
-  body = terrain_atlas_config_encode_body (config, error);
-  return body != NULL && place_body (self, toc, stub, body, TRUE, error);
+  return place_chunk (self, toc, stub, TERRAIN_ATLAS_TOC_CONFIG, encode_config, config, TRUE,
+                      error);
 }
 
 /* ------------------------------------------------------------------------
