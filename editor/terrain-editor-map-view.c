@@ -16,7 +16,7 @@
 
 #include "config.h"
 
-#include "terrain-editor-map-view.h"
+#include "terrain-editor-map-view-private.h"
 #include "terrain-editor-atlas-renderer.h"
 
 #include <glib/gi18n.h>
@@ -28,81 +28,10 @@
 /* At most this many screen pixels a cell (a map pixel for pictures other
  * than TNT maps), whatever the picture's pixels a cell. */
 #define MAX_ZOOM 256.0
-#define CONTOUR_INTERVAL 16
 /* TNT maps of at least this many cells (16 x 16 pixels each) have their
  * picture made in a worker thread: the minimap stands in meanwhile. */
 #define THREAD_RENDER_CELLS (256 * 256)
 
-struct _TerrainEditorMapView
-{
-  GtkWidget parent_instance;
-
-  TerrainDocument *document;
-  TerrainPalette *palette;
-  TerrainFeatureCatalog *catalog;
-  TerrainOtaFile *ota;
-  gulong cells_changed_id;
-  gulong tiles_changed_id;
-  gulong sea_level_id;
-
-  /* Underwater cells tinted by depth: one texel a cell over the picture,
-   * NULL when stale or when nothing is under water. */
-  GdkTexture *water;
-  gboolean water_valid;
-
-  GdkTexture *texture;
-  gboolean coarse;        /* the texture is a stand-in while the picture is made */
-  /* A picture made in a worker thread: the document and palette the
-   * texture shows, and the render under way (cancelled by the next). */
-  gpointer picture_document;
-  gpointer picture_palette;
-  GCancellable *render_cancellable;
-  guint render_generation;
-  double texture_scale;   /* map pixels per texture pixel */
-  double cell_pixels;     /* map pixels per cell */
-  double map_width;       /* in map pixels */
-  double map_height;
-  char *message;
-  guint rerender_id;
-
-  GArray *placements;     /* TerrainTntPlacement, NULL when stale */
-  guint16 *occupancy;     /* runtime occupancy, NULL when stale */
-  GHashTable *overlapping; /* anchors (y << 16 | x) of overlapping features */
-
-  double zoom;
-  GtkAdjustment *hadjustment;
-  GtkAdjustment *vadjustment;
-  GtkScrollablePolicy hscroll_policy;
-  GtkScrollablePolicy vscroll_policy;
-  gboolean fit_pending;
-
-  gboolean show_grid;
-  gboolean show_features;
-  gboolean show_contours;
-  gboolean show_voids;
-  gboolean show_start_positions;
-
-  gboolean brush_visible;
-  double brush_x, brush_y, brush_radius;
-  gboolean rect_visible;
-  int rect_x, rect_y, rect_width, rect_height;
-  gboolean rect_blocked;
-  gboolean highlight_visible;
-  int highlight_x, highlight_y;
-
-  /* Atlas files: the terrain's extent (world units) and the outline. */
-  gboolean have_atlas_extent;
-  TerrainAtlasBox atlas_extent;
-  gboolean outline_visible;
-  TerrainAtlasBox outline;
-
-  double pan_h, pan_v;
-  gboolean panning;
-
-  /* The pointer over the view (widget coordinates), for Ctrl+scroll. */
-  gboolean pointer_inside;
-  double pointer_x, pointer_y;
-};
 
 enum {
   PROP_0,
@@ -212,8 +141,8 @@ invalidate_features (TerrainEditorMapView *self)
   g_clear_pointer (&self->overlapping, g_hash_table_unref);
 }
 
-static gboolean
-catalog_footprint (const char *name,
+gboolean
+map_view_catalog_footprint (const char *name,
                    guint      *footprint_x,
                    guint      *footprint_z,
                    gpointer    user_data)
@@ -235,11 +164,11 @@ terrain_editor_map_view_get_footprint (TerrainEditorMapView *self,
 
   *width = 1;
   *height = 1;
-  return catalog_footprint (name, width, height, self);
+  return map_view_catalog_footprint (name, width, height, self);
 }
 
-static void
-ensure_features (TerrainEditorMapView *self)
+void
+map_view_ensure_features (TerrainEditorMapView *self)
 {
   TerrainTntMap *map = get_tnt (self);
   g_autoptr(GPtrArray) issues = NULL;
@@ -249,7 +178,7 @@ ensure_features (TerrainEditorMapView *self)
 
   issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
   self->placements = terrain_tnt_map_list_placements (map);
-  self->occupancy = terrain_tnt_map_build_occupancy (map, catalog_footprint, self, NULL, issues);
+  self->occupancy = terrain_tnt_map_build_occupancy (map, map_view_catalog_footprint, self, NULL, issues);
   self->overlapping = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < issues->len; i++)
     {
@@ -792,145 +721,6 @@ set_adjustment (TerrainEditorMapView  *self,
 /* ------------------------------------------------------------------------ */
 /* Drawing                                                                  */
 
-static void
-draw_contours (TerrainEditorMapView *self,
-               cairo_t              *cr,
-               TerrainTntMap        *map,
-               guint x0, guint y0, guint x1, guint y1)
-{
-  guint width = terrain_tnt_map_get_width (map);
-  guint height = terrain_tnt_map_get_height (map);
-
-  cairo_set_source_rgba (cr, 0.25, 0.12, 0.0, 0.75);
-  for (guint y = y0; y < y1; y++)
-    for (guint x = x0; x < x1; x++)
-      {
-        guint c = terrain_tnt_map_get_cell_height (map, x, y) / CONTOUR_INTERVAL;
-
-        if (x + 1 < width && terrain_tnt_map_get_cell_height (map, x + 1, y) / CONTOUR_INTERVAL != c)
-          {
-            cairo_move_to (cr, x + 1, y);
-            cairo_line_to (cr, x + 1, y + 1);
-          }
-        if (y + 1 < height && terrain_tnt_map_get_cell_height (map, x, y + 1) / CONTOUR_INTERVAL != c)
-          {
-            cairo_move_to (cr, x, y + 1);
-            cairo_line_to (cr, x + 1, y + 1);
-          }
-      }
-  cairo_stroke (cr);
-}
-
-static void
-draw_features (TerrainEditorMapView *self,
-               cairo_t              *cr,
-               TerrainTntMap        *map,
-               double                unit,
-               guint x0, guint y0, guint x1, guint y1)
-{
-  ensure_features (self);
-
-  for (guint i = 0; i < self->placements->len; i++)
-    {
-      const TerrainTntPlacement *p = &g_array_index (self->placements, TerrainTntPlacement, i);
-      const char *name = terrain_tnt_map_get_feature_name (map, p->feature);
-      guint fw = 1, fh = 1;
-      gboolean known = name != NULL && catalog_footprint (name, &fw, &fh, self);
-      gboolean overlap = g_hash_table_contains (self->overlapping,
-                                                GUINT_TO_POINTER ((p->y << 16) | p->x));
-
-      if (p->x + fw < x0 || p->x > x1 || p->y + fh < y0 || p->y > y1)
-        continue;
-
-      if (overlap)
-        cairo_set_source_rgba (cr, 1.0, 0.1, 0.1, 0.45);
-      else if (known)
-        cairo_set_source_rgba (cr, 0.1, 0.9, 0.2, 0.35);
-      else
-        cairo_set_source_rgba (cr, 1.0, 0.85, 0.1, 0.35);
-      cairo_rectangle (cr, p->x, p->y, fw, fh);
-      if (unit > 0.25)
-        {
-          /* Zoomed out, outlines would turn every tree into a black dot. */
-          cairo_fill (cr);
-          continue;
-        }
-      cairo_fill_preserve (cr);
-      cairo_set_source_rgba (cr, 0, 0, 0, 0.8);
-      cairo_stroke (cr);
-    }
-}
-
-static void
-draw_voids (TerrainEditorMapView *self,
-            cairo_t              *cr,
-            TerrainTntMap        *map,
-            guint x0, guint y0, guint x1, guint y1)
-{
-  cairo_set_source_rgba (cr, 0.05, 0.0, 0.15, 0.7);
-  for (guint y = y0; y < y1; y++)
-    for (guint x = x0; x < x1; x++)
-      if (terrain_tnt_map_get_cell_feature (map, x, y) == TERRAIN_TNT_FEATURE_VOID)
-        cairo_rectangle (cr, x, y, 1, 1);
-  cairo_fill (cr);
-}
-
-static void
-draw_grid (TerrainEditorMapView *self,
-           cairo_t              *cr,
-           guint x0, guint y0, guint x1, guint y1)
-{
-  /* One line per 32-pixel tile: every second attribute cell. */
-  cairo_set_source_rgba (cr, 1, 1, 1, 0.35);
-  for (guint x = x0 & ~1u; x <= x1; x += 2)
-    {
-      cairo_move_to (cr, x, y0);
-      cairo_line_to (cr, x, y1);
-    }
-  for (guint y = y0 & ~1u; y <= y1; y += 2)
-    {
-      cairo_move_to (cr, x0, y);
-      cairo_line_to (cr, x1, y);
-    }
-  cairo_stroke (cr);
-}
-
-static void
-draw_start_positions (TerrainEditorMapView *self,
-                      cairo_t              *cr,
-                      double                unit)
-{
-  g_autofree TerrainOtaStartPosition *positions = NULL;
-  guint n = 0;
-
-  if (self->ota == NULL || terrain_ota_file_get_n_schemas (self->ota) == 0)
-    return;
-
-  positions = terrain_ota_file_get_start_positions (self->ota, 0, &n);
-  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-  cairo_set_font_size (cr, 14 * unit);
-  for (guint i = 0; i < n; i++)
-    {
-      double x = positions[i].x / self->cell_pixels;
-      double y = positions[i].z / self->cell_pixels;
-      char label[16];
-      cairo_text_extents_t extents;
-
-      cairo_new_path (cr);
-      cairo_arc (cr, x, y, 12 * unit, 0, 2 * G_PI);
-      cairo_set_source_rgba (cr, 0.9, 0.1, 0.9, 0.85);
-      cairo_fill_preserve (cr);
-      cairo_set_source_rgb (cr, 1, 1, 1);
-      cairo_stroke (cr);
-      g_snprintf (label, sizeof label, "%u", positions[i].player);
-      cairo_text_extents (cr, label, &extents);
-      cairo_move_to (cr, x - extents.width / 2 - extents.x_bearing,
-                     y - extents.height / 2 - extents.y_bearing);
-      cairo_show_text (cr, label);
-      cairo_new_path (cr);
-    }
-}
-
 /* An Atlas world position on the picture, in cells (picture pixels). Every
  * picture the library draws of an Atlas (its texture tree, or its leaves as
  * relief, or their heights) is a map north up, east right, covering the
@@ -1066,16 +856,18 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
       /* Contours and voids cost a cell read each: skip them when cells
        * are smaller than a pixel and the picture would be noise. */
       if (self->show_voids && scale >= 1.0)
-        draw_voids (self, cr, map, x0, y0, x1, y1);
+        map_view_draw_voids (self, cr, map, x0, y0, x1, y1);
       if (self->show_contours && scale >= 2.0)
-        draw_contours (self, cr, map, x0, y0, x1, y1);
+        map_view_draw_contours (self, cr, map, x0, y0, x1, y1);
       if (self->show_grid && scale >= 4.0)
-        draw_grid (self, cr, x0, y0, x1, y1);
+        map_view_draw_grid (self, cr, x0, y0, x1, y1);
       if (self->show_features)
-        draw_features (self, cr, map, unit, x0, y0, x1, y1);
+        map_view_draw_features (self, cr, map, unit, x0, y0, x1, y1);
+      if (self->selection_visible)
+        map_view_draw_selection (self, cr, map, unit);
     }
   if (self->show_start_positions)
-    draw_start_positions (self, cr, unit);
+    map_view_draw_start_positions (self, cr, unit);
 
   if (self->rect_visible)
     {
@@ -1436,56 +1228,6 @@ terrain_editor_map_view_set_ota (TerrainEditorMapView *self,
 
   if (g_set_object (&self->ota, ota))
     gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-terrain_editor_map_view_set_brush (TerrainEditorMapView *self,
-                                   gboolean              visible,
-                                   double                x,
-                                   double                y,
-                                   double                radius)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  self->brush_visible = visible;
-  self->brush_x = x;
-  self->brush_y = y;
-  self->brush_radius = radius;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-terrain_editor_map_view_set_preview_rect (TerrainEditorMapView *self,
-                                          gboolean              visible,
-                                          int                   x,
-                                          int                   y,
-                                          int                   width,
-                                          int                   height,
-                                          gboolean              blocked)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  self->rect_visible = visible;
-  self->rect_x = x;
-  self->rect_y = y;
-  self->rect_width = width;
-  self->rect_height = height;
-  self->rect_blocked = blocked;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-terrain_editor_map_view_set_highlight (TerrainEditorMapView *self,
-                                       gboolean              visible,
-                                       int                   x,
-                                       int                   y)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  self->highlight_visible = visible;
-  self->highlight_x = x;
-  self->highlight_y = y;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* ------------------------------------------------------------------------ */

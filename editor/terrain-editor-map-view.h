@@ -93,6 +93,10 @@ void             terrain_editor_map_view_set_highlight    (TerrainEditorMapView 
                                                            gboolean               visible,
                                                            int                    x,
                                                            int                    y);
+void             terrain_editor_map_view_set_selection    (TerrainEditorMapView  *self,
+                                                           gboolean               visible,
+                                                           int                    x,
+                                                           int                    y);
 void             terrain_editor_map_view_set_atlas_outline (TerrainEditorMapView  *self,
                                                             const TerrainAtlasBox *box);
 gboolean         terrain_editor_map_view_get_atlas_outline (TerrainEditorMapView  *self,

@@ -305,6 +305,7 @@ window_remove_feature_at (TerrainEditorWindow *self,
                                                  catalog != NULL ? g_object_unref : NULL);
   window_execute (self, command);
   self->have_selection = FALSE;
+  terrain_editor_map_view_set_selection (self->map_view, FALSE, 0, 0);
 }
 
 static void

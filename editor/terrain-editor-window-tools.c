@@ -16,6 +16,11 @@
 /* ------------------------------------------------------------------------ */
 /* Tools                                                                    */
 
+static void select_feature (TerrainEditorWindow *self,
+                            gboolean             selected,
+                            int                  x,
+                            int                  y);
+
 static void
 on_sea_level_changed (TerrainEditorWindow *self)
 {
@@ -217,10 +222,7 @@ features_event (TerrainEditorWindow   *self,
                                                    catalog != NULL ? g_object_ref (catalog) : NULL,
                                                    catalog != NULL ? g_object_unref : NULL);
               if (window_execute (self, command))
-                {
-                  self->selected_x = MAX (nx, 0);
-                  self->selected_y = MAX (ny, 0);
-                }
+                select_feature (self, TRUE, MAX (nx, 0), MAX (ny, 0));
             }
         }
       return;
@@ -242,9 +244,7 @@ features_event (TerrainEditorWindow   *self,
 
   if (window_find_feature_at (self, x, y, &ax, &ay))
     {
-      self->have_selection = TRUE;
-      self->selected_x = ax;
-      self->selected_y = ay;
+      select_feature (self, TRUE, ax, ay);
       if (button == GDK_BUTTON_SECONDARY)
         window_remove_feature_at (self, ax, ay);
       else
@@ -267,12 +267,10 @@ features_event (TerrainEditorWindow   *self,
                                             catalog != NULL ? g_object_unref : NULL);
 
       if (window_execute (self, command))
-        {
-          self->have_selection = TRUE;
-          self->selected_x = x;
-          self->selected_y = y;
-        }
+        select_feature (self, TRUE, x, y);
     }
+  else if (self->have_selection)
+    select_feature (self, FALSE, 0, 0);
 }
 
 static void
@@ -361,6 +359,50 @@ tiles_event (TerrainEditorWindow   *self,
     }
 }
 
+/* The feature anchored at (@ax, @ay) as Properties shows it: its name and
+ * cell, and from its TDF definition the footprint, reclaim values and the
+ * file and section it was read from. */
+static void
+describe_feature (TerrainEditorWindow *self,
+                  GString             *text,
+                  const char          *heading,
+                  int                  ax,
+                  int                  ay)
+{
+  TerrainTntMap *map = window_get_tnt (self);
+  guint16 feature = terrain_tnt_map_get_cell_feature (map, ax, ay);
+  const char *name = feature < terrain_tnt_map_get_n_features (map)
+                     ? terrain_tnt_map_get_feature_name (map, feature) : NULL;
+  TerrainFeatureCatalog *catalog = window_get_catalog (self);
+  TerrainFeatureDefinition *definition = catalog != NULL && name != NULL
+                                         ? terrain_feature_catalog_lookup (catalog, name) : NULL;
+  guint fw = 1, fh = 1;
+
+  if (name == NULL)
+    return;
+  /* TRANSLATORS: "Selected" or "Feature", the feature's name, its cell */
+  g_string_append_printf (text, _("%s: “%s” at cell %d, %d\n"), heading, name, ax, ay);
+  if (definition == NULL)
+    {
+      g_string_append (text, _("Footprint: 1×1 (no definition loaded)\n"));
+      return;
+    }
+  terrain_feature_definition_get_footprint (definition, &fw, &fh);
+  g_string_append_printf (text, _("Footprint: %u×%u cells\n"), fw, fh);
+  g_string_append_printf (text, _("Reclaim: %d metal, %d energy\n"),
+                          terrain_feature_definition_get_metal (definition),
+                          terrain_feature_definition_get_energy (definition));
+  if (terrain_feature_definition_get_world (definition) != NULL)
+    g_string_append_printf (text, _("World: %s\n"), terrain_feature_definition_get_world (definition));
+  if (terrain_feature_definition_get_category (definition) != NULL)
+    g_string_append_printf (text, _("Category: %s\n"), terrain_feature_definition_get_category (definition));
+  if (terrain_feature_definition_get_description (definition) != NULL)
+    g_string_append_printf (text, _("Description: %s\n"), terrain_feature_definition_get_description (definition));
+  g_string_append_printf (text, _("TDF: %s, section [%s]\n"),
+                          terrain_feature_definition_get_origin (definition) ?: _("(unknown file)"),
+                          terrain_feature_definition_get_name (definition));
+}
+
 static void
 show_cell_properties (TerrainEditorWindow *self,
                       double               fx,
@@ -378,6 +420,11 @@ show_cell_properties (TerrainEditorWindow *self,
       guint8 height = terrain_tnt_map_get_cell_height (map, x, y);
       int ax, ay;
 
+      if (self->have_selection)
+        {
+          describe_feature (self, text, _("Selected"), self->selected_x, self->selected_y);
+          g_string_append_c (text, '\n');
+        }
       g_string_append_printf (text, _("Cell: %d, %d\n"), x, y);
       g_string_append_printf (text, _("Height: %u%s\n"), height,
                               height < terrain_tnt_map_get_sea_level (map) ? _(" (under water)") : "");
@@ -391,27 +438,11 @@ show_cell_properties (TerrainEditorWindow *self,
       else
         g_string_append_printf (text, _("Feature word: 0x%04X\n"), feature);
 
-      if (window_find_feature_at (self, x, y, &ax, &ay))
+      if (window_find_feature_at (self, x, y, &ax, &ay)
+          && !(self->have_selection && ax == self->selected_x && ay == self->selected_y))
         {
-          const char *name = terrain_tnt_map_get_feature_name (map, terrain_tnt_map_get_cell_feature (map, ax, ay));
-          TerrainFeatureCatalog *catalog = window_get_catalog (self);
-          TerrainFeatureDefinition *definition = catalog != NULL && name != NULL
-                                                 ? terrain_feature_catalog_lookup (catalog, name) : NULL;
-
-          g_string_append_printf (text, _("\nFeature “%s” anchored at %d, %d\n"), name, ax, ay);
-          if (definition != NULL)
-            {
-              guint fw, fh;
-
-              terrain_feature_definition_get_footprint (definition, &fw, &fh);
-              g_string_append_printf (text, _("Footprint: %u×%u\nWorld: %s\nDescription: %s\nMetal: %d, energy: %d\nDefined in: %s\n"),
-                                      fw, fh,
-                                      terrain_feature_definition_get_world (definition) ?: "",
-                                      terrain_feature_definition_get_description (definition) ?: "",
-                                      terrain_feature_definition_get_metal (definition),
-                                      terrain_feature_definition_get_energy (definition),
-                                      terrain_feature_definition_get_origin (definition) ?: "");
-            }
+          g_string_append_c (text, '\n');
+          describe_feature (self, text, _("Feature"), ax, ay);
         }
       status = g_strdup_printf (_("Cell %d, %d — height %u"), x, y, height);
     }
@@ -421,6 +452,21 @@ show_cell_properties (TerrainEditorWindow *self,
   gtk_label_set_text (self->properties_label, text->str);
   gtk_label_set_text (self->status_label, status != NULL ? status : "");
   g_string_free (text, TRUE);
+}
+
+/* Selects the feature anchored at (@x, @y), or nothing: the view frames
+ * it and Properties describes it. */
+static void
+select_feature (TerrainEditorWindow *self,
+                gboolean             selected,
+                int                  x,
+                int                  y)
+{
+  self->have_selection = selected;
+  self->selected_x = x;
+  self->selected_y = y;
+  terrain_editor_map_view_set_selection (self->map_view, selected, x, y);
+  show_cell_properties (self, x, y);
 }
 
 static void
@@ -451,11 +497,10 @@ on_cell_event (TerrainEditorWindow   *self,
   else if (g_strcmp0 (self->tool, "inspect") == 0 && phase == TERRAIN_EDITOR_MAP_PRESS)
     {
       int ax, ay;
+      gboolean found = window_find_feature_at (self, (int) floor (x), (int) floor (y), &ax, &ay);
 
-      self->have_selection = window_find_feature_at (self, (int) floor (x), (int) floor (y), &ax, &ay);
-      self->selected_x = ax;
-      self->selected_y = ay;
-      if (self->have_selection)
+      select_feature (self, found, found ? ax : 0, found ? ay : 0);
+      if (found)
         gtk_notebook_set_current_page (self->side_notebook, 4);
     }
 }

@@ -538,6 +538,131 @@ test_brush_defaults (Fixture       *f,
   close_window (window);
 }
 
+/* Pixels of the view as drawn now matching @match. */
+static guint
+count_pixels (GtkWidget *view,
+              gboolean (*match) (const guint8 *p))
+{
+  g_autoptr(GdkTexture) texture = render_widget (view);
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
+  guint n = 0;
+
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    if (match (data + i * 4))
+      n++;
+  return n;
+}
+
+/* The selection frame's cyan (GDK_MEMORY_DEFAULT is B8G8R8A8). */
+static gboolean
+is_cyan (const guint8 *p)
+{
+  return p[0] > 200 && p[1] > 200 && p[2] < 60;
+}
+
+/* A known footprint's green over the grey heights. */
+static gboolean
+is_green (const guint8 *p)
+{
+  return p[1] > p[0] + 40 && p[1] > p[2] + 40;
+}
+
+/* Features: a 2x2 rock from a TDF is placed by a click, drawn at Fit,
+ * selected by a click inside its footprint (framed, and described in
+ * Properties with its footprint, reclaim values, file and section),
+ * dragged (the saved map has it at the new cell) and deleted, each
+ * undoable. */
+static void
+test_feature_select (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *tdf = "[Rock1]\n{\n\tworld=greenworld;\n\tdescription=Big rock;\n\tcategory=rocks;\n"
+                    "\tfootprintx=2;\n\tfootprintz=2;\n\tmetal=12;\n\tenergy=3;\n\treclaimable=1;\n}\n";
+  g_autofree char *tdf_path = g_build_filename (f->dir, "rocks.tdf", NULL);
+  g_autoptr(GError) error = NULL;
+  const char *folders[] = { f->dir, NULL };
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  TerrainTntMap *map;
+  GtkEntry *entry;
+  const char *text;
+  g_autoptr(TerrainDocument) reread = NULL;
+  guint16 rock;
+
+  g_assert_true (g_file_set_contents (tdf_path, tdf, -1, &error));
+  g_assert_no_error (error);
+  g_settings_set_strv (terrain_editor_application_get_settings (app), "feature-folders", folders);
+  window = open_shown (f);
+  view = map_view (window);
+  map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  entry = GTK_ENTRY (child (window, "feature_entry"));
+
+  /* Place it with a click. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "features");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Rock1");
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_PRESS, 10.5, 10.5, 1u, (GdkModifierType) 0);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_RELEASE, 10.5, 10.5, 1u, (GdkModifierType) 0);
+  rock = terrain_tnt_map_get_cell_feature (map, 10, 10);
+  g_assert_cmpstr (terrain_tnt_map_get_feature_name (map, rock), ==, "Rock1");
+
+  /* At Fit its footprint is drawn; a click on an empty cell (nothing to
+   * place) drops the selection and its frame. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  terrain_editor_map_view_zoom_to_fit (view);
+  iterate (100);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_PRESS, 40.5, 40.5, 1u, (GdkModifierType) 0);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_RELEASE, 40.5, 40.5, 1u, (GdkModifierType) 0);
+  iterate (50);
+  g_assert_cmpuint (count_pixels (GTK_WIDGET (view), is_green), >, 20);
+  g_assert_cmpuint (count_pixels (GTK_WIDGET (view), is_cyan), ==, 0);
+
+  /* A single click inside the footprint selects the feature at its anchor. */
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_PRESS, 11.5, 11.5, 1u, (GdkModifierType) 0);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_RELEASE, 11.5, 11.5, 1u, (GdkModifierType) 0);
+  iterate (50);
+  g_assert_cmpuint (count_pixels (GTK_WIDGET (view), is_cyan), >, 20);
+  text = gtk_label_get_text (GTK_LABEL (child (window, "properties_label")));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Selected: “Rock1” at cell 10, 10"));
+  g_assert_nonnull (strstr (text, "Footprint: 2×2 cells"));
+  g_assert_nonnull (strstr (text, "Reclaim: 12 metal, 3 energy"));
+  g_assert_nonnull (strstr (text, "rocks.tdf"));
+  g_assert_nonnull (strstr (text, "section [Rock1]"));
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (child (window, "side_notebook")), 4);
+  iterate (100);
+  save_screenshot (GTK_WIDGET (window), "editor-feature-selected.png");
+
+  /* Drag it 10 cells right and 5 down; the saved map has it there. */
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_PRESS, 11.5, 11.5, 1u, (GdkModifierType) 0);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_DRAG, 21.5, 16.5, 1u, (GdkModifierType) 0);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_RELEASE, 21.5, 16.5, 1u, (GdkModifierType) 0);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  reread = terrain_document_load (f->map_file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  rock = terrain_tnt_map_get_cell_feature (TERRAIN_TNT_MAP (reread), 20, 15);
+  g_assert_cmpstr (terrain_tnt_map_get_feature_name (TERRAIN_TNT_MAP (reread), rock), ==, "Rock1");
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (TERRAIN_TNT_MAP (reread), 10, 10), >=,
+                    terrain_tnt_map_get_n_features (TERRAIN_TNT_MAP (reread)));
+
+  /* Delete removes the selected one; undo brings it back. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-feature", NULL);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 20, 15), >=, terrain_tnt_map_get_n_features (map));
+  iterate (50);
+  g_assert_cmpuint (count_pixels (GTK_WIDGET (view), is_cyan), ==, 0);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  rock = terrain_tnt_map_get_cell_feature (map, 20, 15);
+  g_assert_cmpstr (terrain_tnt_map_get_feature_name (map, rock), ==, "Rock1");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  rock = terrain_tnt_map_get_cell_feature (map, 10, 10);
+  g_assert_cmpstr (terrain_tnt_map_get_feature_name (map, rock), ==, "Rock1");
+
+  close_window (window);
+  g_settings_reset (terrain_editor_application_get_settings (app), "feature-folders");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -562,6 +687,8 @@ main (int    argc,
               fixture_setup, test_sea_level_2d, fixture_teardown);
   g_test_add ("/Terrain/Editor/Tools/brush-defaults", Fixture, NULL,
               fixture_setup, test_brush_defaults, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Tools/feature-select", Fixture, NULL,
+              fixture_setup, test_feature_select, fixture_teardown);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (app));

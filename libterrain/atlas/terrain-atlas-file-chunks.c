@@ -137,6 +137,37 @@ body_offset (TerrainAtlasFile *self,
          ATLAS_FRAME_HEAD_SIZE;
 }
 
+/* The decode prologue of every get_*: the stub's checks and its body, and
+ * the decoder's error prefixed with the TOC and stub. */
+static GBytes *
+kind_body (TerrainAtlasFile     *self,
+           guint                 toc,
+           guint                 stub,
+           TerrainAtlasTocKind   kind,
+           GError              **error)
+{
+  if (!atlas_file_check_stub (self, toc, stub, error) ||
+      !atlas_file_check_kind (self, toc, kind, error))
+    return NULL;
+  return terrain_atlas_file_get_chunk_body (self, toc, stub, error);
+}
+
+static gpointer
+where_failed (TerrainAtlasFile  *self,
+              guint              toc,
+              guint              stub,
+              gpointer           chunk,
+              GError           **error)
+{
+  if (chunk == NULL)
+    {
+      g_autofree char *where = atlas_file_describe_stub (self, toc, stub);
+
+      g_prefix_error (error, "%s: ", where);
+    }
+  return chunk;
+}
+
 /**
  * terrain_atlas_file_get_geometry:
  * @self: a #TerrainAtlasFile
@@ -158,28 +189,18 @@ terrain_atlas_file_get_geometry (TerrainAtlasFile  *self,
                                  GError           **error)
 {
   g_autoptr(GBytes) body = NULL;
-  TerrainAtlasGeometry *geometry;
-  guint32 version;
 
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), NULL);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_GEOMETRY, error))
-    return NULL;
-  body = terrain_atlas_file_get_chunk_body (self, toc, stub, error);
+  body = kind_body (self, toc, stub, TERRAIN_ATLAS_TOC_GEOMETRY, error);
   if (body == NULL)
     return NULL;
-
-  version = terrain_atlas_toc_get_version (atlas_file_get_toc (self, toc));
-  geometry = terrain_atlas_geometry_new_from_body (body, version, body_offset (self, toc, stub),
-                                                   &self->limits, error);
-  if (geometry == NULL)
-    {
-      g_autofree char *where = atlas_file_describe_stub (self, toc, stub);
-
-      g_prefix_error (error, "%s: ", where);
-    }
-  return geometry;
+  return where_failed (self, toc, stub,
+                       terrain_atlas_geometry_new_from_body (body,
+                                                             terrain_atlas_toc_get_version (atlas_file_get_toc (self, toc)),
+                                                             body_offset (self, toc, stub),
+                                                             &self->limits, error),
+                       error);
 }
 
 /**
@@ -202,25 +223,15 @@ terrain_atlas_file_get_texture (TerrainAtlasFile  *self,
                                 GError           **error)
 {
   g_autoptr(GBytes) body = NULL;
-  TerrainAtlasTexture *texture;
 
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), NULL);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_TEXTURE, error))
-    return NULL;
-  body = terrain_atlas_file_get_chunk_body (self, toc, stub, error);
+  body = kind_body (self, toc, stub, TERRAIN_ATLAS_TOC_TEXTURE, error);
   if (body == NULL)
     return NULL;
-
-  texture = terrain_atlas_texture_new_from_body (body, body_offset (self, toc, stub), error);
-  if (texture == NULL)
-    {
-      g_autofree char *where = atlas_file_describe_stub (self, toc, stub);
-
-      g_prefix_error (error, "%s: ", where);
-    }
-  return texture;
+  return where_failed (self, toc, stub,
+                       terrain_atlas_texture_new_from_body (body, body_offset (self, toc, stub), error),
+                       error);
 }
 
 /**
@@ -243,26 +254,16 @@ terrain_atlas_file_get_config (TerrainAtlasFile  *self,
                                GError           **error)
 {
   g_autoptr(GBytes) body = NULL;
-  TerrainAtlasConfig *config;
 
   g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (self), NULL);
 
-  if (!atlas_file_check_stub (self, toc, stub, error) ||
-      !atlas_file_check_kind (self, toc, TERRAIN_ATLAS_TOC_CONFIG, error))
-    return NULL;
-  body = terrain_atlas_file_get_chunk_body (self, toc, stub, error);
+  body = kind_body (self, toc, stub, TERRAIN_ATLAS_TOC_CONFIG, error);
   if (body == NULL)
     return NULL;
-
-  config = terrain_atlas_config_new_from_body (body, body_offset (self, toc, stub),
-                                               &self->limits, error);
-  if (config == NULL)
-    {
-      g_autofree char *where = atlas_file_describe_stub (self, toc, stub);
-
-      g_prefix_error (error, "%s: ", where);
-    }
-  return config;
+  return where_failed (self, toc, stub,
+                       terrain_atlas_config_new_from_body (body, body_offset (self, toc, stub),
+                                                           &self->limits, error),
+                       error);
 }
 
 /* ------------------------------------------------------------------------

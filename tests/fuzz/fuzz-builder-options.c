@@ -86,7 +86,7 @@ check_atlas (TerrainAtlasFile *atlas)
         continue;
       for (guint s = 0; s < terrain_atlas_toc_get_n_stubs (toc); s++)
         {
-          TerrainAtlasStub *stub = terrain_atlas_toc_get_stub (toc, s);
+          g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (toc, s);
           g_autoptr(TerrainAtlasGeometry) geometry = NULL;
           TerrainAtlasBox box;
           const TerrainAtlasVertex *vertices;

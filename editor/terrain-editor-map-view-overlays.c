@@ -1,0 +1,295 @@
+/* terrain-editor-map-view-overlays.c: what the 2D map view draws over
+ * the picture
+ *
+ * Contours, voids, the tile grid, feature footprints and the selected
+ * feature, start positions and the tools' previews (brush ring,
+ * rectangle, highlight), drawn with Cairo in map cell units, and the
+ * setters of the tools' previews.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "terrain-editor-map-view-private.h"
+
+#include <math.h>
+
+#define CONTOUR_INTERVAL 16
+
+void
+map_view_draw_contours (TerrainEditorMapView *self,
+               cairo_t              *cr,
+               TerrainTntMap        *map,
+               guint x0, guint y0, guint x1, guint y1)
+{
+  guint width = terrain_tnt_map_get_width (map);
+  guint height = terrain_tnt_map_get_height (map);
+
+  cairo_set_source_rgba (cr, 0.25, 0.12, 0.0, 0.75);
+  for (guint y = y0; y < y1; y++)
+    for (guint x = x0; x < x1; x++)
+      {
+        guint c = terrain_tnt_map_get_cell_height (map, x, y) / CONTOUR_INTERVAL;
+
+        if (x + 1 < width && terrain_tnt_map_get_cell_height (map, x + 1, y) / CONTOUR_INTERVAL != c)
+          {
+            cairo_move_to (cr, x + 1, y);
+            cairo_line_to (cr, x + 1, y + 1);
+          }
+        if (y + 1 < height && terrain_tnt_map_get_cell_height (map, x, y + 1) / CONTOUR_INTERVAL != c)
+          {
+            cairo_move_to (cr, x, y + 1);
+            cairo_line_to (cr, x + 1, y + 1);
+          }
+      }
+  cairo_stroke (cr);
+}
+
+/* A footprint's rectangle, at least MIN_FOOTPRINT_PIXELS on screen so
+ * that a 1x1 tree still shows at Fit. */
+#define MIN_FOOTPRINT_PIXELS 3.0
+
+static void
+footprint_rectangle (cairo_t *cr,
+                     double   unit,
+                     int      x,
+                     int      y,
+                     guint    fw,
+                     guint    fh)
+{
+  double min = MIN_FOOTPRINT_PIXELS * unit;
+  double w = MAX (fw, min), h = MAX (fh, min);
+
+  cairo_rectangle (cr, x + (fw - w) / 2, y + (fh - h) / 2, w, h);
+}
+
+void
+map_view_draw_features (TerrainEditorMapView *self,
+               cairo_t              *cr,
+               TerrainTntMap        *map,
+               double                unit,
+               guint x0, guint y0, guint x1, guint y1)
+{
+  map_view_ensure_features (self);
+
+  /* Each footprint (its TDF footprintx x footprintz, one cell when no
+   * definition is loaded) filled and outlined at every zoom: green when
+   * known, yellow when not, red when it overlaps another. */
+  for (guint i = 0; i < self->placements->len; i++)
+    {
+      const TerrainTntPlacement *p = &g_array_index (self->placements, TerrainTntPlacement, i);
+      const char *name = terrain_tnt_map_get_feature_name (map, p->feature);
+      guint fw = 1, fh = 1;
+      gboolean known = name != NULL && map_view_catalog_footprint (name, &fw, &fh, self);
+      gboolean overlap = g_hash_table_contains (self->overlapping,
+                                                GUINT_TO_POINTER ((p->y << 16) | p->x));
+
+      if (p->x + fw + 1 < x0 || p->x > x1 + 1 || p->y + fh + 1 < y0 || p->y > y1 + 1)
+        continue;
+
+      footprint_rectangle (cr, unit, p->x, p->y, fw, fh);
+      if (overlap)
+        cairo_set_source_rgba (cr, 1.0, 0.1, 0.1, 0.55);
+      else if (known)
+        cairo_set_source_rgba (cr, 0.1, 0.9, 0.2, 0.45);
+      else
+        cairo_set_source_rgba (cr, 1.0, 0.85, 0.1, 0.45);
+      cairo_fill_preserve (cr);
+      if (overlap)
+        cairo_set_source_rgb (cr, 0.6, 0.0, 0.0);
+      else if (known)
+        cairo_set_source_rgb (cr, 0.0, 0.35, 0.05);
+      else
+        cairo_set_source_rgb (cr, 0.45, 0.35, 0.0);
+      cairo_stroke (cr);
+    }
+}
+
+/* The selected feature: its footprint in a thick cyan frame on a dark
+ * rim, visible on any picture and at any zoom. */
+void
+map_view_draw_selection (TerrainEditorMapView *self,
+                cairo_t              *cr,
+                TerrainTntMap        *map,
+                double                unit)
+{
+  guint16 feature;
+  const char *name;
+  guint fw = 1, fh = 1;
+
+  if (self->selection_x < 0 || self->selection_y < 0
+      || self->selection_x >= (int) terrain_tnt_map_get_width (map)
+      || self->selection_y >= (int) terrain_tnt_map_get_height (map))
+    return;
+  feature = terrain_tnt_map_get_cell_feature (map, self->selection_x, self->selection_y);
+  name = feature < terrain_tnt_map_get_n_features (map) ? terrain_tnt_map_get_feature_name (map, feature) : NULL;
+  if (name != NULL)
+    map_view_catalog_footprint (name, &fw, &fh, self);
+
+  cairo_save (cr);
+  cairo_new_path (cr);
+  {
+    double min = (MIN_FOOTPRINT_PIXELS + 4) * unit;
+    double w = MAX (fw + 4 * unit, min), h = MAX (fh + 4 * unit, min);
+
+    cairo_rectangle (cr, self->selection_x + (fw - w) / 2, self->selection_y + (fh - h) / 2, w, h);
+  }
+  cairo_set_line_width (cr, 5 * unit);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.7);
+  cairo_stroke_preserve (cr);
+  cairo_set_line_width (cr, 3 * unit);
+  cairo_set_source_rgb (cr, 0.0, 1.0, 1.0);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+map_view_draw_voids (TerrainEditorMapView *self,
+            cairo_t              *cr,
+            TerrainTntMap        *map,
+            guint x0, guint y0, guint x1, guint y1)
+{
+  cairo_set_source_rgba (cr, 0.05, 0.0, 0.15, 0.7);
+  for (guint y = y0; y < y1; y++)
+    for (guint x = x0; x < x1; x++)
+      if (terrain_tnt_map_get_cell_feature (map, x, y) == TERRAIN_TNT_FEATURE_VOID)
+        cairo_rectangle (cr, x, y, 1, 1);
+  cairo_fill (cr);
+}
+
+void
+map_view_draw_grid (TerrainEditorMapView *self,
+           cairo_t              *cr,
+           guint x0, guint y0, guint x1, guint y1)
+{
+  /* One line per 32-pixel tile: every second attribute cell. */
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.35);
+  for (guint x = x0 & ~1u; x <= x1; x += 2)
+    {
+      cairo_move_to (cr, x, y0);
+      cairo_line_to (cr, x, y1);
+    }
+  for (guint y = y0 & ~1u; y <= y1; y += 2)
+    {
+      cairo_move_to (cr, x0, y);
+      cairo_line_to (cr, x1, y);
+    }
+  cairo_stroke (cr);
+}
+
+void
+map_view_draw_start_positions (TerrainEditorMapView *self,
+                      cairo_t              *cr,
+                      double                unit)
+{
+  g_autofree TerrainOtaStartPosition *positions = NULL;
+  guint n = 0;
+
+  if (self->ota == NULL || terrain_ota_file_get_n_schemas (self->ota) == 0)
+    return;
+
+  positions = terrain_ota_file_get_start_positions (self->ota, 0, &n);
+  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size (cr, 14 * unit);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = positions[i].x / self->cell_pixels;
+      double y = positions[i].z / self->cell_pixels;
+      char label[16];
+      cairo_text_extents_t extents;
+
+      cairo_new_path (cr);
+      cairo_arc (cr, x, y, 12 * unit, 0, 2 * G_PI);
+      cairo_set_source_rgba (cr, 0.9, 0.1, 0.9, 0.85);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_stroke (cr);
+      g_snprintf (label, sizeof label, "%u", positions[i].player);
+      cairo_text_extents (cr, label, &extents);
+      cairo_move_to (cr, x - extents.width / 2 - extents.x_bearing,
+                     y - extents.height / 2 - extents.y_bearing);
+      cairo_show_text (cr, label);
+      cairo_new_path (cr);
+    }
+}
+
+
+/* ------------------------------------------------------------------------ */
+/* The tools' previews                                                      */
+
+void
+terrain_editor_map_view_set_brush (TerrainEditorMapView *self,
+                                   gboolean              visible,
+                                   double                x,
+                                   double                y,
+                                   double                radius)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->brush_visible = visible;
+  self->brush_x = x;
+  self->brush_y = y;
+  self->brush_radius = radius;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+terrain_editor_map_view_set_preview_rect (TerrainEditorMapView *self,
+                                          gboolean              visible,
+                                          int                   x,
+                                          int                   y,
+                                          int                   width,
+                                          int                   height,
+                                          gboolean              blocked)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->rect_visible = visible;
+  self->rect_x = x;
+  self->rect_y = y;
+  self->rect_width = width;
+  self->rect_height = height;
+  self->rect_blocked = blocked;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+terrain_editor_map_view_set_highlight (TerrainEditorMapView *self,
+                                       gboolean              visible,
+                                       int                   x,
+                                       int                   y)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->highlight_visible = visible;
+  self->highlight_x = x;
+  self->highlight_y = y;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * terrain_editor_map_view_set_selection:
+ * @self: a map view
+ * @visible: whether a feature is selected
+ * @x: the selected feature's anchor cell
+ * @y: its row
+ *
+ * Frames the feature anchored at (@x, @y), its footprint from the
+ * catalogue (one cell without a definition), at every zoom.
+ */
+void
+terrain_editor_map_view_set_selection (TerrainEditorMapView *self,
+                                       gboolean              visible,
+                                       int                   x,
+                                       int                   y)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  if (self->selection_visible == visible && self->selection_x == x && self->selection_y == y)
+    return;
+  self->selection_visible = visible;
+  self->selection_x = x;
+  self->selection_y = y;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}

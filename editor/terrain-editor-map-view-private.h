@@ -1,0 +1,124 @@
+/* terrain-editor-map-view-private.h
+ *
+ * The map view's instance structure and what its files share:
+ * terrain-editor-map-view.c (the picture, scrolling, input, the class)
+ * and -overlays.c (the Cairo overlays in map cell units).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "terrain-editor-map-view.h"
+
+G_BEGIN_DECLS
+
+struct _TerrainEditorMapView
+{
+  GtkWidget parent_instance;
+
+  TerrainDocument *document;
+  TerrainPalette *palette;
+  TerrainFeatureCatalog *catalog;
+  TerrainOtaFile *ota;
+  gulong cells_changed_id;
+  gulong tiles_changed_id;
+  gulong sea_level_id;
+
+  /* Underwater cells tinted by depth: one texel a cell over the picture,
+   * NULL when stale or when nothing is under water. */
+  GdkTexture *water;
+  gboolean water_valid;
+
+  GdkTexture *texture;
+  gboolean coarse;        /* the texture is a stand-in while the picture is made */
+  /* A picture made in a worker thread: the document and palette the
+   * texture shows, and the render under way (cancelled by the next). */
+  gpointer picture_document;
+  gpointer picture_palette;
+  GCancellable *render_cancellable;
+  guint render_generation;
+  double texture_scale;   /* map pixels per texture pixel */
+  double cell_pixels;     /* map pixels per cell */
+  double map_width;       /* in map pixels */
+  double map_height;
+  char *message;
+  guint rerender_id;
+
+  GArray *placements;     /* TerrainTntPlacement, NULL when stale */
+  guint16 *occupancy;     /* runtime occupancy, NULL when stale */
+  GHashTable *overlapping; /* anchors (y << 16 | x) of overlapping features */
+
+  double zoom;
+  GtkAdjustment *hadjustment;
+  GtkAdjustment *vadjustment;
+  GtkScrollablePolicy hscroll_policy;
+  GtkScrollablePolicy vscroll_policy;
+  gboolean fit_pending;
+
+  gboolean show_grid;
+  gboolean show_features;
+  gboolean show_contours;
+  gboolean show_voids;
+  gboolean show_start_positions;
+
+  gboolean brush_visible;
+  double brush_x, brush_y, brush_radius;
+  gboolean rect_visible;
+  int rect_x, rect_y, rect_width, rect_height;
+  gboolean rect_blocked;
+  gboolean highlight_visible;
+  int highlight_x, highlight_y;
+  /* The selected feature's anchor cell. */
+  gboolean selection_visible;
+  int selection_x, selection_y;
+
+  /* Atlas files: the terrain's extent (world units) and the outline. */
+  gboolean have_atlas_extent;
+  TerrainAtlasBox atlas_extent;
+  gboolean outline_visible;
+  TerrainAtlasBox outline;
+
+  double pan_h, pan_v;
+  gboolean panning;
+
+  /* The pointer over the view (widget coordinates), for Ctrl+scroll. */
+  gboolean pointer_inside;
+  double pointer_x, pointer_y;
+};
+
+/* terrain-editor-map-view.c */
+gboolean map_view_catalog_footprint (const char *name,
+                                     guint      *footprint_x,
+                                     guint      *footprint_z,
+                                     gpointer    user_data);
+void     map_view_ensure_features   (TerrainEditorMapView *self);
+
+/* terrain-editor-map-view-overlays.c: each draws in map cell units (the
+ * Cairo context scaled so that one unit is a cell; @unit is a screen
+ * pixel in cells) over the visible cells x0..x1, y0..y1. */
+void map_view_draw_contours        (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
+                                    guint x0, guint y0, guint x1, guint y1);
+void map_view_draw_features        (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
+                                    double                unit,
+                                    guint x0, guint y0, guint x1, guint y1);
+void map_view_draw_selection       (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
+                                    double                unit);
+void map_view_draw_voids           (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
+                                    guint x0, guint y0, guint x1, guint y1);
+void map_view_draw_grid            (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    guint x0, guint y0, guint x1, guint y1);
+void map_view_draw_start_positions (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    double                unit);
+
+G_END_DECLS
