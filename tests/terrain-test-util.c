@@ -132,6 +132,20 @@ terrain_test_assert_bytes_equal (GBytes *expected,
                i, a[i], e[i]);
 }
 
+char *
+terrain_test_corpus_path (const char *relative)
+{
+  const char *dir = g_getenv ("TERRAIN_CORPUS_DIR");
+  char *path;
+
+  if (dir == NULL)
+    return NULL;
+  path = g_build_filename (dir, relative, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
 void
 terrain_test_add_corpus_func (const char *testpath,
                               GTestFunc   func)

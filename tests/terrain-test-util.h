@@ -42,6 +42,11 @@ void                 terrain_test_write_bytes      (const char           *path,
 void                 terrain_test_assert_bytes_equal (GBytes             *expected,
                                                       GBytes             *actual);
 
+/* The path of @relative under $TERRAIN_CORPUS_DIR (e.g.
+ * "ta/archives/mymaps_v1.hpi"), or %NULL when the variable is unset or no
+ * regular file is there. Free with g_free(). */
+char                *terrain_test_corpus_path      (const char           *relative);
+
 /* Adds @func at @testpath when $TERRAIN_CORPUS_DIR names a folder (the
  * real files of /work/shared/corpus); otherwise the test is not listed. */
 void                 terrain_test_add_corpus_func  (const char           *testpath,

@@ -318,26 +318,12 @@ test_save_errors (void)
   terrain_test_remove_tree (dir);
 }
 
-static char *
-corpus_path (const char *relative)
-{
-  const char *dir = g_getenv ("TERRAIN_CORPUS_DIR");
-  char *path;
-
-  if (dir == NULL)
-    return NULL;
-  path = g_build_filename (dir, relative, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_clear_pointer (&path, g_free);
-  return path;
-}
-
 /* An edited ban.tnt saved into a copy of mymaps_v1.hpi: bar and foo are
  * carried over byte for byte, and the edit reads back. */
 static void
 test_corpus (void)
 {
-  g_autofree char *source = corpus_path ("ta/archives/mymaps_v1.hpi");
+  g_autofree char *source = terrain_test_corpus_path ("ta/archives/mymaps_v1.hpi");
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *path = NULL;

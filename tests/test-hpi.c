@@ -1239,24 +1239,10 @@ test_truncations_and_mutations (void)
 /* ------------------------------------------------------------------------ */
 /* Corpus                                                                    */
 
-static char *
-corpus_path (const char *relative)
-{
-  const char *dir = g_getenv ("TERRAIN_CORPUS_DIR");
-  char *path;
-
-  if (dir == NULL)
-    return NULL;
-  path = g_build_filename (dir, relative, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_clear_pointer (&path, g_free);
-  return path;
-}
-
 static void
 test_corpus_archive (void)
 {
-  g_autofree char *path = corpus_path ("ta/archives/mymaps_v1.hpi");
+  g_autofree char *path = terrain_test_corpus_path ("ta/archives/mymaps_v1.hpi");
   g_autoptr(GFile) file = NULL;
   g_autoptr(TerrainHpiArchive) archive = NULL;
   g_autoptr(GError) error = NULL;
@@ -1339,7 +1325,7 @@ test_corpus_archive (void)
 static void
 test_corpus_members (void)
 {
-  g_autofree char *archive = corpus_path ("ta/archives/mymaps_v1.hpi");
+  g_autofree char *archive = terrain_test_corpus_path ("ta/archives/mymaps_v1.hpi");
   static const char * const names[] = { "ban", "bar" };
   g_autoptr(GError) error = NULL;
 
@@ -1355,7 +1341,7 @@ test_corpus_members (void)
         const char *suffix = ext == 0 ? "tnt" : "ota";
         g_autofree char *spec = g_strdup_printf ("%s:maps/%s.%s", archive, names[i], suffix);
         g_autofree char *relative = g_strdup_printf ("ta/maps/%s.%s", names[i], suffix);
-        g_autofree char *loose_path = corpus_path (relative);
+        g_autofree char *loose_path = terrain_test_corpus_path (relative);
         g_autoptr(GFile) loose_file = NULL;
         g_autoptr(GBytes) loose = NULL;
         g_autoptr(TerrainDocument) document = NULL;

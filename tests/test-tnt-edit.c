@@ -1272,26 +1272,12 @@ test_failed_save (void)
 /* ------------------------------------------------------------------------ */
 /* Corpus: ban.tnt and bar.tnt                                              */
 
-static char *
-corpus_path (const char *relative)
-{
-  const char *dir = g_getenv ("TERRAIN_CORPUS_DIR");
-  char *path;
-
-  if (dir == NULL)
-    return NULL;
-  path = g_build_filename (dir, relative, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    g_clear_pointer (&path, g_free);
-  return path;
-}
-
 static TerrainTntMap *
 load_corpus_map (const char  *name,
                  GBytes     **original)
 {
   g_autofree char *relative = g_build_filename ("ta", "maps", name, NULL);
-  g_autofree char *path = corpus_path (relative);
+  g_autofree char *path = terrain_test_corpus_path (relative);
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
   TerrainTntMap *map;
@@ -1312,7 +1298,7 @@ static TerrainPalette *
 load_corpus_palette (void)
 {
   g_autofree char *relative = g_build_filename ("ta", "PALETTE.PAL", NULL);
-  g_autofree char *path = corpus_path (relative);
+  g_autofree char *path = terrain_test_corpus_path (relative);
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
   TerrainPalette *palette;

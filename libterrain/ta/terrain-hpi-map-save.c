@@ -80,19 +80,13 @@ GFile *
 terrain_hpi_backup_file (GFile *archive)
 {
   g_autofree char *uri = NULL;
-  g_autofree char *path = NULL;
+  g_autofree char *backup = NULL;
 
   g_return_val_if_fail (G_IS_FILE (archive), NULL);
 
-  path = g_file_get_path (archive);
-  if (path != NULL)
-    {
-      g_autofree char *backup = g_strconcat (path, ".bak", NULL);
-
-      return g_file_new_for_path (backup);
-    }
-  uri = g_strconcat (g_file_get_uri (archive), ".bak", NULL);
-  return g_file_new_for_uri (uri);
+  uri = g_file_get_uri (archive);
+  backup = g_strconcat (uri, ".bak", NULL);
+  return g_file_new_for_uri (backup);
 }
 
 static gboolean
