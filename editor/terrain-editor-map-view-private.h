@@ -1,8 +1,9 @@
 /* terrain-editor-map-view-private.h
  *
  * The map view's instance structure and what its files share:
- * terrain-editor-map-view.c (the picture, scrolling, input, the class)
- * and -overlays.c (the Cairo overlays in map cell units).
+ * terrain-editor-map-view.c (the picture, scrolling, input, the class),
+ * -overlays.c (the Cairo overlays in map cell units) and -selection.c
+ * (the selected feature).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -87,7 +88,12 @@ struct _TerrainEditorMapView
   double pointer_x, pointer_y;
 };
 
+/* A footprint is drawn at least this many screen pixels wide, so that a
+ * 1x1 tree still shows at Fit. */
+#define MIN_FOOTPRINT_PIXELS 3.0
+
 /* terrain-editor-map-view.c */
+void     map_view_emit_selection_changed (TerrainEditorMapView *self);
 gboolean map_view_catalog_footprint (const char *name,
                                      guint      *footprint_x,
                                      guint      *footprint_z,
@@ -106,10 +112,6 @@ void map_view_draw_features        (TerrainEditorMapView *self,
                                     TerrainTntMap        *map,
                                     double                unit,
                                     guint x0, guint y0, guint x1, guint y1);
-void map_view_draw_selection       (TerrainEditorMapView *self,
-                                    cairo_t              *cr,
-                                    TerrainTntMap        *map,
-                                    double                unit);
 void map_view_draw_voids           (TerrainEditorMapView *self,
                                     cairo_t              *cr,
                                     TerrainTntMap        *map,
@@ -119,6 +121,13 @@ void map_view_draw_grid            (TerrainEditorMapView *self,
                                     guint x0, guint y0, guint x1, guint y1);
 void map_view_draw_start_positions (TerrainEditorMapView *self,
                                     cairo_t              *cr,
+                                    double                unit);
+
+/* terrain-editor-map-view-selection.c */
+void map_view_check_selection      (TerrainEditorMapView *self);
+void map_view_draw_selection       (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
                                     double                unit);
 
 G_END_DECLS

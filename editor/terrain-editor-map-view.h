@@ -97,6 +97,9 @@ void             terrain_editor_map_view_set_selection    (TerrainEditorMapView 
                                                            gboolean               visible,
                                                            int                    x,
                                                            int                    y);
+gboolean         terrain_editor_map_view_get_selection    (TerrainEditorMapView  *self,
+                                                           int                   *x,
+                                                           int                   *y);
 void             terrain_editor_map_view_set_atlas_outline (TerrainEditorMapView  *self,
                                                             const TerrainAtlasBox *box);
 gboolean         terrain_editor_map_view_get_atlas_outline (TerrainEditorMapView  *self,

@@ -102,8 +102,9 @@ struct _TerrainEditorWindow
   gboolean moving_feature;
   int move_from_x, move_from_y;
   int press_x, press_y;
-  gboolean have_selection;
-  int selected_x, selected_y;
+  /* The cell Properties describes (the selected feature is the map
+   * view's: terrain_editor_map_view_get_selection()). */
+  double properties_x, properties_y;
 
   GPtrArray *tile_textures;
 

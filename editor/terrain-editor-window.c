@@ -322,7 +322,6 @@ window_set_document (TerrainEditorWindow *self,
   terrain_editor_map_view_set_catalog (self->map_view, window_get_catalog (self));
   terrain_editor_map_view_set_ota (self->map_view, ota);
   terrain_editor_map_view_set_document (self->map_view, document);
-  self->have_selection = FALSE;
   terrain_editor_map_view_set_selection (self->map_view, FALSE, 0, 0);
   if (self->gl_view != NULL)
     {
