@@ -171,16 +171,8 @@ terrain_ota_file_new_from_bytes (GBytes               *bytes,
                                  const TerrainLimits  *limits,
                                  GError              **error)
 {
-  g_autoptr(TerrainOtaFile) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_OTA_FILE, NULL);
-  if (!terrain_tdf_document_parse (TERRAIN_TDF_DOCUMENT (self), bytes, TERRAIN_FORMAT_OTA,
-                                   limits, error))
-    return NULL;
-  return g_steal_pointer (&self);
+  return TERRAIN_OTA_FILE (terrain_document_new_from_bytes (TERRAIN_TYPE_OTA_FILE, bytes,
+                                                            limits, error));
 }
 
 /**

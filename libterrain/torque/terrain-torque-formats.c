@@ -10,18 +10,10 @@
 #include "terrain-heightfield-private.h"
 #include "terrain-ter-file.h"
 
-static TerrainDocument *
-load_ter (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_ter_file_new_from_bytes (bytes, limits, error));
-}
-
 /* No magic: by extension or --format only. */
 static const TerrainFormatInfo torque_formats[] = {
   { TERRAIN_FORMAT_TER, "ter", "Torque legacy terrain",
-    (const char * const[]) { "ter", NULL }, NULL, load_ter, NULL, NULL },
+    (const char * const[]) { "ter", NULL }, NULL, terrain_ter_file_get_type, NULL, NULL },
 };
 
 static TerrainHeightfield *
