@@ -20,7 +20,6 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
-#include "core/terrain-format-private.h"
 #include "terrain-test-util.h"
 
 /* Seeds above this size only slow the fuzzer down; past the first fixtures
@@ -84,8 +83,8 @@ dump_bytes (const char *harness,
 DUMP_DOCUMENT (TerrainImage, terrain_dds_decode, "dds")
 DUMP_DOCUMENT (TerrainGafArchive, terrain_gaf_archive_new_from_bytes, "gaf")
 
-/* Every document format's constructor goes through this one (a TerrainModel
- * is a DAT1's); its harness is the format's name: "tnt", "chu", "dat1",
+/* Every document format's constructor goes through this one; its harness is
+ * the name of the class's format (a TerrainModel is a DAT1): "tnt", "chu", "dat1",
  * "heightmap" (plain heightmaps share the importer's harness: fuzz-heightmap.c
  * reads every input both ways)... */
 TerrainDocument *__real_terrain_document_new_from_bytes (GType                 type,
@@ -103,7 +102,10 @@ __wrap_terrain_document_new_from_bytes (GType                 type,
                                         const TerrainLimits  *limits,
                                         GError              **error)
 {
-  dump_bytes (terrain_format_get_name (terrain_format_for_type (type)), bytes);
+  TerrainDocumentClass *klass = g_type_class_ref (type);
+
+  dump_bytes (terrain_format_get_name (klass->format), bytes);
+  g_type_class_unref (klass);
   return __real_terrain_document_new_from_bytes (type, bytes, limits, error);
 }
 

@@ -11,7 +11,6 @@
 
 #include "libterrain.h"
 #include "core/terrain-document-private.h"
-#include "core/terrain-format-private.h"
 #include "core/terrain-issue-private.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-writer-private.h"
@@ -240,8 +239,8 @@ static void test_unreadable_class_init (TestUnreadableClass *klass) {}
 static void test_unreadable_init (TestUnreadable *self) {}
 
 /* terrain_document_new_from_bytes() is every format's constructor: the
- * class's parse reads the bytes, the registry's row names the format, and
- * the document keeps the very bytes it was given. */
+ * class's parse reads the bytes, the class names the format, and the
+ * document keeps the very bytes it was given. */
 static void
 test_new_from_bytes (void)
 {
@@ -250,6 +249,9 @@ test_new_from_bytes (void)
   g_autoptr(GBytes) chu = terrain_test_chu3 (2);
   g_autoptr(GBytes) tqt = terrain_test_tqt (2);
   g_autoptr(GBytes) ter = terrain_test_ter (3, TRUE, 0);
+  g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (16, 16, 1.0, NULL);
+  g_autoptr(TerrainTer7File) made = terrain_ter7_file_new_from_heightfield (field, 0.0, NULL, NULL);
+  g_autoptr(GBytes) ter7 = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (made), NULL);
   g_autoptr(TerrainTestDat1) plane = terrain_test_dat1_plane ();
   g_autoptr(GBytes) model = terrain_test_dat1_layout (plane);
   static const char ota_text[] = "[GlobalHeader]\r\n{\r\n\tmissionname=Test;\r\n}\r\n";
@@ -265,8 +267,10 @@ test_new_from_bytes (void)
     { TERRAIN_TYPE_TNT_MAP, tnt, TERRAIN_FORMAT_TNT },
     { TERRAIN_TYPE_CHU_FILE, chu, TERRAIN_FORMAT_CHU },
     { TERRAIN_TYPE_TQT_FILE, tqt, TERRAIN_FORMAT_TQT },
+    /* Two classes of one format: each says so itself. */
     { TERRAIN_TYPE_TER_FILE, ter, TERRAIN_FORMAT_TER },
-    /* A model is a DAT1: the registry's row is its parent class's. */
+    { TERRAIN_TYPE_TER7_FILE, ter7, TERRAIN_FORMAT_TER },
+    /* A model is a DAT1: the format is inherited from the parent class. */
     { TERRAIN_TYPE_MODEL, model, TERRAIN_FORMAT_DAT1 },
     { TERRAIN_TYPE_DAT1, model, TERRAIN_FORMAT_DAT1 },
     /* One parse for every TDF class; the format is the subclass's. */
@@ -275,6 +279,7 @@ test_new_from_bytes (void)
   };
 
   g_assert_nonnull (tnt);
+  g_assert_nonnull (ter7);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(TerrainDocument) document = NULL;
@@ -282,7 +287,6 @@ test_new_from_bytes (void)
       g_autoptr(GBytes) written = NULL;
 
       g_test_message ("%s", g_type_name (cases[i].type));
-      g_assert_cmpint (terrain_format_for_type (cases[i].type), ==, cases[i].format);
       document = terrain_document_new_from_bytes (cases[i].type, cases[i].bytes, NULL, &error);
       g_assert_no_error (error);
       g_assert_true (G_OBJECT_TYPE (document) == cases[i].type);
@@ -304,7 +308,7 @@ test_new_from_bytes (void)
       g_clear_error (&error);
     }
 
-  /* The format named by the registry is recorded before parse runs. */
+  /* A class without parse reads nothing. */
   unreadable = g_object_new (test_unreadable_get_type (), NULL);
   g_assert_false (terrain_document_parse_bytes (unreadable, tnt, NULL, &error));
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
@@ -312,8 +316,7 @@ test_new_from_bytes (void)
   g_clear_error (&error);
   g_assert_null (terrain_document_new_from_bytes (test_unreadable_get_type (), tnt, NULL, &error));
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
-  g_assert_cmpint (terrain_format_for_type (test_unreadable_get_type ()), ==,
-                   TERRAIN_FORMAT_UNKNOWN);
+  g_assert_cmpint (terrain_document_get_format (unreadable), ==, TERRAIN_FORMAT_UNKNOWN);
 }
 
 static void

@@ -737,6 +737,7 @@ terrain_atlas_file_class_init (TerrainAtlasFileClass *klass)
   document_class->render_image = atlas_file_render_image;
   document_class->export_heights = atlas_file_export_heights;
   document_class->parse = terrain_atlas_file_parse;
+  document_class->format = TERRAIN_FORMAT_ATLAS;
   document_class->describe_offset = atlas_file_describe_offset;
 }
 

@@ -1421,6 +1421,7 @@ terrain_tqt_file_class_init (TerrainTqtFileClass *klass)
   document_class->export_heights = terrain_tqt_file_export_heights;
   document_class->describe_offset = terrain_tqt_file_describe_offset;
   document_class->parse = terrain_tqt_file_parse;
+  document_class->format = TERRAIN_FORMAT_TQT;
 }
 
 static void

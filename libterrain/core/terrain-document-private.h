@@ -18,8 +18,8 @@ void terrain_document_set_source (TerrainDocument *self,
 /* What [ctor@Terrain.Document.new_from_bytes] does after making the
  * document, for constructors that set up the new document first (a
  * heightmap read in a named encoding): records @bytes as the source, in the
- * format the registry pairs with the document's class, and runs the class's
- * `parse` with @limits (the defaults when %NULL). */
+ * class's format, and runs the class's `parse` with @limits (the defaults
+ * when %NULL). */
 gboolean terrain_document_parse_bytes (TerrainDocument      *self,
                                        GBytes               *bytes,
                                        const TerrainLimits  *limits,

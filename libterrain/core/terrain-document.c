@@ -250,7 +250,7 @@ terrain_document_parse_bytes (TerrainDocument      *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   klass = TERRAIN_DOCUMENT_GET_CLASS (self);
-  terrain_document_set_source (self, bytes, terrain_format_for_type (G_OBJECT_TYPE (self)));
+  terrain_document_set_source (self, bytes, klass->format);
   if (klass->parse == NULL)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
@@ -283,8 +283,8 @@ terrain_document_parse_bytes (TerrainDocument      *self,
  * [ctor@Terrain.ChuFile.new_from_bytes], ...) goes through. It makes an
  * empty document of @type, records @bytes as its source (the document keeps
  * a reference and decodes from it; see
- * [method@Terrain.Document.get_source_bytes]) and runs the class's `parse`
- * with @limits. Unlike [func@Terrain.Document.load_bytes], nothing is
+ * [method@Terrain.Document.get_source_bytes]) in the class's format and runs
+ * the class's `parse` with @limits. Unlike [func@Terrain.Document.load_bytes], nothing is
  * detected: @bytes must be of @type's format.
  *
  * Returns: (transfer full) (nullable): the document, or %NULL with a

@@ -44,6 +44,9 @@ G_DECLARE_DERIVABLE_TYPE (TerrainDocument, terrain_document, TERRAIN, DOCUMENT, 
  *   @bytes as the document's source and passes the limits to apply (never
  *   %NULL); returns %FALSE with @error set when @bytes are not a valid file
  *   of the class's format
+ * @format: the format documents of the class are, set in the class's
+ *   `class_init` (a subclass inherits its parent's unless it sets its own);
+ *   what [ctor@Terrain.Document.new_from_bytes] records
  *
  * The base class of every file libterrain reads: one subclass per format,
  * each registered with [func@Terrain.Format.detect] so that the CLI and the
@@ -68,9 +71,10 @@ struct _TerrainDocumentClass
                                    GBytes               *bytes,
                                    const TerrainLimits  *limits,
                                    GError              **error);
+  TerrainFormat   format;
 
   /*< private >*/
-  gpointer padding[7];
+  gpointer padding[6];
 };
 
 TERRAIN_AVAILABLE_IN_ALL

@@ -42,10 +42,9 @@ typedef struct
   /* The signature check, or NULL for formats without one (by extension or
    * --format only). */
   TerrainFormatMatch (*match) (const guint8 *data, gsize size);
-  /* The document class files of this format open as (read through
-   * terrain_document_new_from_bytes() and the class's `parse`); the
-   * registry's pairing of class and format, which that constructor records
-   * as the document's format. NULL for formats libterrain cannot open. */
+  /* The document class files of this format open as, read through
+   * terrain_document_new_from_bytes() and the class's `parse`; NULL for
+   * formats libterrain cannot open, or that open through @load. */
   GType (*get_type) (void);
   /* For extensions that other files use too (.png, .raw): whether data
    * named @extension is this format's. NULL trusts the extension. */
@@ -56,8 +55,9 @@ typedef struct
                           const char           *path,
                           const TerrainLimits  *limits,
                           GError              **error);
-  /* For formats whose files open as one of several classes (a DAT1 opens
-   * as the asset type's class): chooses and reads; NULL reads @get_type. */
+  /* For formats whose files open as one of several classes (a DAT1 as the
+   * asset type's class, a .ter by its version): chooses the class and reads;
+   * NULL reads @get_type. */
   TerrainLoadFunc load;
 } TerrainFormatInfo;
 
@@ -115,11 +115,6 @@ TerrainDocument *terrain_format_load         (TerrainFormat         format,
                                               GBytes               *bytes,
                                               const TerrainLimits  *limits,
                                               GError              **error);
-
-/* The format the registry pairs with document class @type or the nearest of
- * its ancestors that has one (a TerrainModel is a DAT1), or
- * %TERRAIN_FORMAT_UNKNOWN. */
-TerrainFormat    terrain_format_for_type     (GType                 type);
 
 /* Container formats (HPI archives): whether @format holds files, and reading
  * one of them by its path inside, for terrain_document_load_path(). */

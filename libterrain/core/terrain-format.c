@@ -286,26 +286,6 @@ terrain_format_load (TerrainFormat         format,
   return terrain_document_new_from_bytes (info->get_type (), bytes, limits, error);
 }
 
-static gboolean
-has_type (const TerrainFormatInfo *info,
-          gconstpointer            data)
-{
-  return info->get_type != NULL && info->get_type () == *(const GType *) data;
-}
-
-TerrainFormat
-terrain_format_for_type (GType type)
-{
-  for (GType t = type; t != 0 && t != TERRAIN_TYPE_DOCUMENT; t = g_type_parent (t))
-    {
-      const TerrainFormatInfo *info = find_format (has_type, &t);
-
-      if (info != NULL)
-        return info->format;
-    }
-  return TERRAIN_FORMAT_UNKNOWN;
-}
-
 gboolean
 terrain_format_is_container (TerrainFormat format)
 {

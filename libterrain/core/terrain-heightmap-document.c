@@ -1170,6 +1170,7 @@ terrain_heightmap_document_class_init (TerrainHeightmapDocumentClass *klass)
   document_class->export_heights = terrain_heightmap_document_export_heights;
   document_class->describe_offset = terrain_heightmap_document_describe_offset;
   document_class->parse = terrain_heightmap_document_parse;
+  document_class->format = TERRAIN_FORMAT_HEIGHTMAP;
 }
 
 static void

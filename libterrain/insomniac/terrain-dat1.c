@@ -1667,6 +1667,7 @@ terrain_dat1_class_init (TerrainDat1Class *klass)
   document_class->describe_offset = terrain_dat1_describe_offset;
   document_class->validate = terrain_dat1_validate;
   document_class->parse = terrain_dat1_parse_document;
+  document_class->format = TERRAIN_FORMAT_DAT1;
 }
 
 static void

@@ -1109,6 +1109,7 @@ terrain_floor_height_data_class_init (TerrainFloorHeightDataClass *klass)
   document_class->export_heights = terrain_floor_height_data_export_heights;
   document_class->describe_offset = terrain_floor_height_data_describe_offset;
   document_class->parse = terrain_floor_height_data_parse;
+  document_class->format = TERRAIN_FORMAT_FLOOR_HEIGHT;
 
   /**
    * TerrainFloorHeightData::cells-changed:

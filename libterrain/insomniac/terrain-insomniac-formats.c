@@ -43,7 +43,7 @@ load_dat1 (GBytes               *bytes,
 
 static const TerrainFormatInfo insomniac_formats[] = {
   { TERRAIN_FORMAT_DAT1, "dat1", "Insomniac DAT1 asset",
-    (const char * const[]) { "model", NULL }, match_dat1, terrain_dat1_get_type, NULL, NULL,
+    (const char * const[]) { "model", NULL }, match_dat1, NULL, NULL, NULL,
     load_dat1 },
   /* Bodies without a magic: by extension or --format only. */
   { TERRAIN_FORMAT_FLOOR_HEIGHT, "floor-height", "Insomniac FloorHeightData",

@@ -545,6 +545,7 @@ terrain_node_chunk_class_init (TerrainNodeChunkClass *klass)
   document_class->export_heights = terrain_node_chunk_document_export_heights;
   document_class->describe_offset = node_chunk_describe_offset;
   document_class->parse = terrain_node_chunk_parse;
+  document_class->format = TERRAIN_FORMAT_NODE_CHUNK;
 
   /**
    * TerrainNodeChunk::block-changed:

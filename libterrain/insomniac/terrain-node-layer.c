@@ -853,6 +853,7 @@ terrain_node_layer_class_init (TerrainNodeLayerClass *klass)
   document_class->export_heights = terrain_node_layer_export_heights;
   document_class->describe_offset = terrain_node_layer_describe_offset;
   document_class->parse = terrain_node_layer_parse;
+  document_class->format = TERRAIN_FORMAT_NODE_LAYER;
 }
 
 static void

@@ -950,6 +950,7 @@ terrain_ota_file_class_init (TerrainOtaFileClass *klass)
 
   document_class->validate = terrain_ota_file_validate;
   document_class->describe = terrain_ota_file_describe;
+  document_class->format = TERRAIN_FORMAT_OTA;
 }
 
 static void

@@ -1211,6 +1211,7 @@ terrain_sct_section_class_init (TerrainSctSectionClass *klass)
   document_class->export_heights = terrain_sct_section_export_heights;
   document_class->describe_offset = terrain_sct_section_describe_offset;
   document_class->parse = terrain_sct_section_parse;
+  document_class->format = TERRAIN_FORMAT_SCT;
 
   /**
    * TerrainSctSection::cells-changed:

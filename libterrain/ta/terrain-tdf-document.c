@@ -776,6 +776,7 @@ terrain_tdf_document_class_init (TerrainTdfDocumentClass *klass)
   document_class->describe = tdf_document_describe;
   document_class->describe_offset = tdf_document_describe_offset;
   document_class->parse = terrain_tdf_document_parse;
+  document_class->format = TERRAIN_FORMAT_TDF;
 }
 
 static void

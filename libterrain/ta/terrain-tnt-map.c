@@ -362,6 +362,7 @@ terrain_tnt_map_class_init (TerrainTntMapClass *klass)
   document_class->export_heights = tnt_map_export_heights;
   document_class->describe_offset = tnt_map_describe_offset;
   document_class->parse = tnt_map_parse;
+  document_class->format = TERRAIN_FORMAT_TNT;
 
   /**
    * TerrainTntMap:version:

@@ -142,8 +142,9 @@ terrain_ter_file_parse (TerrainDocument      *document,
   if (self->version < 1 || self->version > 3)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_UNSUPPORTED_VERSION,
-                   "TER header: version %u at byte offset 0 is not 1, 2 or 3",
-                   self->version);
+                   "TER header: version %u at byte offset 0 is not 1, 2 or 3%s",
+                   self->version, self->version == 7 ? " (version 7 is a Torque3D "
+                   "TerrainFile, TerrainTer7File)" : "");
       return FALSE;
     }
 
@@ -759,6 +760,7 @@ terrain_ter_file_class_init (TerrainTerFileClass *klass)
   document_class->export_heights = terrain_ter_file_export_heights;
   document_class->describe_offset = terrain_ter_file_describe_offset;
   document_class->parse = terrain_ter_file_parse;
+  document_class->format = TERRAIN_FORMAT_TER;
 }
 
 static void
