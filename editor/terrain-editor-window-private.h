@@ -70,6 +70,8 @@ struct _TerrainEditorWindow
   GMenu *recent_menu;
 
   GtkWidget *gl_view;
+  /* The Features tool's searchable palette (TerrainEditorFeaturePalette). */
+  GtkWidget *feature_palette;
 
   /* Document */
   GFile *file;
@@ -182,6 +184,7 @@ gboolean window_save_to (TerrainEditorWindow *self,
 /* terrain-editor-window-tools.c */
 void window_set_tool (TerrainEditorWindow *self,
                       const char          *tool);
+void window_update_feature_palette (TerrainEditorWindow *self);
 void window_actions_class_init (GtkWidgetClass *widget_class);
 void window_panels_init (TerrainEditorWindow *self);
 void window_tools_init (TerrainEditorWindow *self);

@@ -329,6 +329,7 @@ window_set_document (TerrainEditorWindow *self,
   terrain_editor_map_view_set_palette (self->map_view, window_get_palette (self));
   terrain_editor_map_view_set_catalog (self->map_view, window_get_catalog (self));
   terrain_editor_map_view_set_sprites (self->map_view, window_get_sprites (self));
+  window_update_feature_palette (self);
   terrain_editor_map_view_set_ota (self->map_view, ota);
   terrain_editor_map_view_set_document (self->map_view, document);
   terrain_editor_map_view_set_selection (self->map_view, FALSE, 0, 0);
@@ -617,6 +618,7 @@ terrain_editor_window_reload_resources (TerrainEditorWindow *self)
   terrain_editor_map_view_set_palette (self->map_view, window_get_palette (self));
   terrain_editor_map_view_set_catalog (self->map_view, window_get_catalog (self));
   terrain_editor_map_view_set_sprites (self->map_view, window_get_sprites (self));
+  window_update_feature_palette (self);
   if (self->gl_view != NULL)
     terrain_editor_gl_view_set_palette (TERRAIN_EDITOR_GL_VIEW (self->gl_view), window_get_palette (self));
   window_fill_features (self);
