@@ -21,6 +21,7 @@ struct _TerrainEditorMapView
   TerrainPalette *palette;
   TerrainFeatureCatalog *catalog;
   TerrainOtaFile *ota;
+  guint ota_schema;       /* the schema whose start positions are drawn */
   gulong cells_changed_id;
   gulong tiles_changed_id;
   gulong sea_level_id;
