@@ -1,10 +1,10 @@
 /* terrain-editor-map-view-overlays.c: what the 2D map view draws over
  * the picture
  *
- * Contours, voids, the tile grid, feature footprints and the selected
- * feature, start positions and the tools' previews (brush ring,
- * rectangle, highlight), drawn with Cairo in map cell units, and the
- * setters of the tools' previews.
+ * Contours, voids, the tile grid, feature footprints, start positions
+ * and the tools' previews (brush ring, rectangle, highlight), drawn with
+ * Cairo in map cell units, and the setters of the tools' previews (the
+ * selected feature is in terrain-editor-map-view-selection.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -48,8 +48,6 @@ map_view_draw_contours (TerrainEditorMapView *self,
 
 /* A footprint's rectangle, at least MIN_FOOTPRINT_PIXELS on screen so
  * that a 1x1 tree still shows at Fit. */
-#define MIN_FOOTPRINT_PIXELS 3.0
-
 static void
 footprint_rectangle (cairo_t *cr,
                      double   unit,
@@ -74,8 +72,9 @@ map_view_draw_features (TerrainEditorMapView *self,
   map_view_ensure_features (self);
 
   /* Each footprint (its TDF footprintx x footprintz, one cell when no
-   * definition is loaded) filled and outlined at every zoom: green when
-   * known, yellow when not, red when it overlaps another. */
+   * definition is loaded) of a feature without a sprite filled and
+   * outlined at every zoom: green when known, yellow when not, red when
+   * it overlaps another. */
   for (guint i = 0; i < self->placements->len; i++)
     {
       const TerrainTntPlacement *p = &g_array_index (self->placements, TerrainTntPlacement, i);
@@ -87,6 +86,19 @@ map_view_draw_features (TerrainEditorMapView *self,
 
       if (p->x + fw + 1 < x0 || p->x > x1 + 1 || p->y + fh + 1 < y0 || p->y > y1 + 1)
         continue;
+
+      /* A feature drawn as its sprite (terrain-editor-map-view-sprites.c)
+       * keeps only the red outline of an overlap. */
+      if (map_view_feature_sprite (self, name) != NULL)
+        {
+          if (overlap)
+            {
+              cairo_rectangle (cr, p->x, p->y, fw, fh);
+              cairo_set_source_rgb (cr, 1.0, 0.1, 0.1);
+              cairo_stroke (cr);
+            }
+          continue;
+        }
 
       footprint_rectangle (cr, unit, p->x, p->y, fw, fh);
       if (overlap)
@@ -104,44 +116,6 @@ map_view_draw_features (TerrainEditorMapView *self,
         cairo_set_source_rgb (cr, 0.45, 0.35, 0.0);
       cairo_stroke (cr);
     }
-}
-
-/* The selected feature: its footprint in a thick cyan frame on a dark
- * rim, visible on any picture and at any zoom. */
-void
-map_view_draw_selection (TerrainEditorMapView *self,
-                cairo_t              *cr,
-                TerrainTntMap        *map,
-                double                unit)
-{
-  guint16 feature;
-  const char *name;
-  guint fw = 1, fh = 1;
-
-  if (self->selection_x < 0 || self->selection_y < 0
-      || self->selection_x >= (int) terrain_tnt_map_get_width (map)
-      || self->selection_y >= (int) terrain_tnt_map_get_height (map))
-    return;
-  feature = terrain_tnt_map_get_cell_feature (map, self->selection_x, self->selection_y);
-  name = feature < terrain_tnt_map_get_n_features (map) ? terrain_tnt_map_get_feature_name (map, feature) : NULL;
-  if (name != NULL)
-    map_view_catalog_footprint (name, &fw, &fh, self);
-
-  cairo_save (cr);
-  cairo_new_path (cr);
-  {
-    double min = (MIN_FOOTPRINT_PIXELS + 4) * unit;
-    double w = MAX (fw + 4 * unit, min), h = MAX (fh + 4 * unit, min);
-
-    cairo_rectangle (cr, self->selection_x + (fw - w) / 2, self->selection_y + (fh - h) / 2, w, h);
-  }
-  cairo_set_line_width (cr, 5 * unit);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.7);
-  cairo_stroke_preserve (cr);
-  cairo_set_line_width (cr, 3 * unit);
-  cairo_set_source_rgb (cr, 0.0, 1.0, 1.0);
-  cairo_stroke (cr);
-  cairo_restore (cr);
 }
 
 void
@@ -277,31 +251,5 @@ terrain_editor_map_view_set_highlight (TerrainEditorMapView *self,
   self->highlight_visible = visible;
   self->highlight_x = x;
   self->highlight_y = y;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/**
- * terrain_editor_map_view_set_selection:
- * @self: a map view
- * @visible: whether a feature is selected
- * @x: the selected feature's anchor cell
- * @y: its row
- *
- * Frames the feature anchored at (@x, @y), its footprint from the
- * catalogue (one cell without a definition), at every zoom.
- */
-void
-terrain_editor_map_view_set_selection (TerrainEditorMapView *self,
-                                       gboolean              visible,
-                                       int                   x,
-                                       int                   y)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  if (self->selection_visible == visible && self->selection_x == x && self->selection_y == y)
-    return;
-  self->selection_visible = visible;
-  self->selection_x = x;
-  self->selection_y = y;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

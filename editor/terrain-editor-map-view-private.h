@@ -1,8 +1,9 @@
 /* terrain-editor-map-view-private.h
  *
  * The map view's instance structure and what its files share:
- * terrain-editor-map-view.c (the picture, scrolling, input, the class)
- * and -overlays.c (the Cairo overlays in map cell units).
+ * terrain-editor-map-view.c (the picture, scrolling, input, the class),
+ * -overlays.c (the Cairo overlays in map cell units), -sprites.c (features
+ * drawn as their GAF sprites) and -selection.c (the selected feature).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +14,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _MapViewSprite MapViewSprite;
+
 struct _TerrainEditorMapView
 {
   GtkWidget parent_instance;
@@ -22,6 +25,10 @@ struct _TerrainEditorMapView
   TerrainFeatureCatalog *catalog;
   TerrainOtaFile *ota;
   guint ota_schema;       /* the schema whose start positions are drawn */
+  /* The features' sprites, and their textures by folded feature name
+   * (NULL values: no sprite), terrain-editor-map-view-sprites.c. */
+  TerrainFeatureSprites *sprites;
+  GHashTable *sprite_textures;
   gulong cells_changed_id;
   gulong tiles_changed_id;
   gulong sea_level_id;
@@ -88,7 +95,12 @@ struct _TerrainEditorMapView
   double pointer_x, pointer_y;
 };
 
+/* A footprint is drawn at least this many screen pixels wide, so that a
+ * 1x1 tree still shows at Fit. */
+#define MIN_FOOTPRINT_PIXELS 3.0
+
 /* terrain-editor-map-view.c */
+void     map_view_emit_selection_changed (TerrainEditorMapView *self);
 gboolean map_view_catalog_footprint (const char *name,
                                      guint      *footprint_x,
                                      guint      *footprint_z,
@@ -107,10 +119,6 @@ void map_view_draw_features        (TerrainEditorMapView *self,
                                     TerrainTntMap        *map,
                                     double                unit,
                                     guint x0, guint y0, guint x1, guint y1);
-void map_view_draw_selection       (TerrainEditorMapView *self,
-                                    cairo_t              *cr,
-                                    TerrainTntMap        *map,
-                                    double                unit);
 void map_view_draw_voids           (TerrainEditorMapView *self,
                                     cairo_t              *cr,
                                     TerrainTntMap        *map,
@@ -120,6 +128,26 @@ void map_view_draw_grid            (TerrainEditorMapView *self,
                                     guint x0, guint y0, guint x1, guint y1);
 void map_view_draw_start_positions (TerrainEditorMapView *self,
                                     cairo_t              *cr,
+                                    double                unit);
+
+/* terrain-editor-map-view-sprites.c */
+const MapViewSprite *map_view_feature_sprite (TerrainEditorMapView *self,
+                                              const char           *name);
+void map_view_clear_sprites        (TerrainEditorMapView *self);
+void map_view_snapshot_sprites     (TerrainEditorMapView *self,
+                                    GtkSnapshot          *snapshot,
+                                    TerrainTntMap        *map,
+                                    double                h,
+                                    double                v,
+                                    double                scale,
+                                    int                   width,
+                                    int                   height);
+
+/* terrain-editor-map-view-selection.c */
+void map_view_check_selection      (TerrainEditorMapView *self);
+void map_view_draw_selection       (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
                                     double                unit);
 
 G_END_DECLS

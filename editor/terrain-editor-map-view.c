@@ -51,6 +51,7 @@ enum {
 
 enum {
   CELL_EVENT,
+  SELECTION_CHANGED,
   N_SIGNALS
 };
 
@@ -129,6 +130,12 @@ texture_from_image (TerrainImage *image,
   bytes = g_bytes_new_take (out, (gsize) out_width * out_height * 4);
   return gdk_memory_texture_new (out_width, out_height, GDK_MEMORY_R8G8B8A8, bytes,
                                  (gsize) out_width * 4);
+}
+
+void
+map_view_emit_selection_changed (TerrainEditorMapView *self)
+{
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
 static void
@@ -534,6 +541,7 @@ on_cells_changed (TerrainEditorMapView *self)
 {
   /* Heights and feature words feed the overlays only. */
   invalidate_features (self);
+  map_view_check_selection (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -840,6 +848,8 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
 
   /* Overlays in cell units, over the visible cells only. */
   scale = self->zoom * self->cell_pixels;
+  if (map != NULL && self->show_features)
+    map_view_snapshot_sprites (self, snapshot, map, h, v, scale, width, height);
   unit = 1.0 / scale;
   x0 = (guint) MAX (0, floor (h / scale));
   y0 = (guint) MAX (0, floor (v / scale));
@@ -1131,6 +1141,7 @@ terrain_editor_map_view_set_document (TerrainEditorMapView *self,
     }
   g_set_object (&self->document, document);
   invalidate_features (self);
+  map_view_check_selection (self);
   self->outline_visible = FALSE;
   if (TERRAIN_IS_TNT_MAP (document))
     {
@@ -1346,6 +1357,7 @@ terrain_editor_map_view_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_pointer (&self->palette, terrain_palette_unref);
   g_clear_object (&self->catalog);
+  map_view_clear_sprites (self);
   g_clear_object (&self->ota);
   g_clear_object (&self->texture);
   invalidate_features (self);
@@ -1427,6 +1439,17 @@ terrain_editor_map_view_class_init (TerrainEditorMapViewClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 5, G_TYPE_INT, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_UINT,
                   GDK_TYPE_MODIFIER_TYPE);
+
+  /**
+   * TerrainEditorMapView::selection-changed:
+   * @self: the view
+   *
+   * The selected feature changed: another one, none, or the selection
+   * dropped because an edit or undo took its feature away.
+   */
+  signals[SELECTION_CHANGED] =
+    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_css_name (widget_class, "terrain-map-view");
 }

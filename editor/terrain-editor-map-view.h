@@ -58,6 +58,10 @@ void             terrain_editor_map_view_set_palette      (TerrainEditorMapView 
                                                            TerrainPalette        *palette);
 void             terrain_editor_map_view_set_catalog      (TerrainEditorMapView  *self,
                                                            TerrainFeatureCatalog *catalog);
+void             terrain_editor_map_view_set_sprites      (TerrainEditorMapView  *self,
+                                                           TerrainFeatureSprites *sprites);
+gboolean         terrain_editor_map_view_has_sprite       (TerrainEditorMapView  *self,
+                                                           const char            *name);
 void             terrain_editor_map_view_set_ota          (TerrainEditorMapView  *self,
                                                            TerrainOtaFile        *ota);
 TerrainOtaFile  *terrain_editor_map_view_get_ota          (TerrainEditorMapView  *self);
@@ -99,6 +103,9 @@ void             terrain_editor_map_view_set_selection    (TerrainEditorMapView 
                                                            gboolean               visible,
                                                            int                    x,
                                                            int                    y);
+gboolean         terrain_editor_map_view_get_selection    (TerrainEditorMapView  *self,
+                                                           int                   *x,
+                                                           int                   *y);
 void             terrain_editor_map_view_set_atlas_outline (TerrainEditorMapView  *self,
                                                             const TerrainAtlasBox *box);
 gboolean         terrain_editor_map_view_get_atlas_outline (TerrainEditorMapView  *self,

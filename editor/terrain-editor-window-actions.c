@@ -307,7 +307,6 @@ window_remove_feature_at (TerrainEditorWindow *self,
                                                  catalog != NULL ? g_object_ref (catalog) : NULL,
                                                  catalog != NULL ? g_object_unref : NULL);
   window_execute (self, command);
-  self->have_selection = FALSE;
   terrain_editor_map_view_set_selection (self->map_view, FALSE, 0, 0);
 }
 
@@ -317,9 +316,10 @@ delete_feature_action (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+  int x, y;
 
-  if (self->have_selection && window_get_tnt (self) != NULL)
-    window_remove_feature_at (self, self->selected_x, self->selected_y);
+  if (terrain_editor_map_view_get_selection (self->map_view, &x, &y) && window_get_tnt (self) != NULL)
+    window_remove_feature_at (self, x, y);
 }
 
 /* win.brush-smaller and win.brush-larger ([ and ]): the brush radius one

@@ -102,8 +102,9 @@ struct _TerrainEditorWindow
   gboolean moving_feature;
   int move_from_x, move_from_y;
   int press_x, press_y;
-  gboolean have_selection;
-  int selected_x, selected_y;
+  /* The cell Properties describes (the selected feature is the map
+   * view's: terrain_editor_map_view_get_selection()). */
+  double properties_x, properties_y;
 
   GPtrArray *tile_textures;
 
@@ -135,6 +136,7 @@ gboolean window_execute (TerrainEditorWindow *self,
 TerrainEditorApplication * window_get_app (TerrainEditorWindow *self);
 TerrainFeatureCatalog * window_get_catalog (TerrainEditorWindow *self);
 TerrainPalette * window_get_palette (TerrainEditorWindow *self);
+TerrainFeatureSprites * window_get_sprites (TerrainEditorWindow *self);
 TerrainTntMap * window_get_tnt (TerrainEditorWindow *self);
 void window_on_sea_level_notify (TerrainEditorWindow *self);
 void window_show_info (TerrainEditorWindow *self,

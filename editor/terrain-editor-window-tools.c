@@ -20,6 +20,9 @@ static void select_feature (TerrainEditorWindow *self,
                             gboolean             selected,
                             int                  x,
                             int                  y);
+static gboolean get_selection (TerrainEditorWindow *self,
+                               int                 *x,
+                               int                 *y);
 
 static void
 on_sea_level_changed (TerrainEditorWindow *self)
@@ -213,6 +216,8 @@ features_event (TerrainEditorWindow   *self,
       if (phase == TERRAIN_EDITOR_MAP_RELEASE)
         {
           self->moving_feature = FALSE;
+          /* The drop shows as the selection frame, not a stale preview. */
+          terrain_editor_map_view_set_preview_rect (self->map_view, FALSE, 0, 0, 0, 0, FALSE);
           if (nx != self->move_from_x || ny != self->move_from_y)
             {
               g_autoptr(TerrainCommand) command =
@@ -269,7 +274,7 @@ features_event (TerrainEditorWindow   *self,
       if (window_execute (self, command))
         select_feature (self, TRUE, x, y);
     }
-  else if (self->have_selection)
+  else if (get_selection (self, NULL, NULL))
     select_feature (self, FALSE, 0, 0);
 }
 
@@ -398,6 +403,15 @@ describe_feature (TerrainEditorWindow *self,
     g_string_append_printf (text, _("Category: %s\n"), terrain_feature_definition_get_category (definition));
   if (terrain_feature_definition_get_description (definition) != NULL)
     g_string_append_printf (text, _("Description: %s\n"), terrain_feature_definition_get_description (definition));
+  if (window_get_sprites (self) != NULL)
+    {
+      g_autoptr(TerrainFeatureSprite) sprite = terrain_feature_sprites_lookup (window_get_sprites (self), name, NULL);
+
+      if (sprite != NULL)
+        /* TRANSLATORS: the GAF path and the entry of a feature's sprite */
+        g_string_append_printf (text, _("Sprite: %s, entry “%s”\n"), terrain_feature_sprite_get_path (sprite),
+                                terrain_feature_sprite_get_entry (sprite));
+    }
   g_string_append_printf (text, _("TDF: %s, section [%s]\n"),
                           terrain_feature_definition_get_origin (definition) ?: _("(unknown file)"),
                           terrain_feature_definition_get_name (definition));
@@ -411,8 +425,12 @@ show_cell_properties (TerrainEditorWindow *self,
   TerrainTntMap *map = window_get_tnt (self);
   GString *text = g_string_new (NULL);
   int x = (int) floor (fx), y = (int) floor (fy);
+  int sx, sy;
+  gboolean selected = get_selection (self, &sx, &sy);
   g_autofree char *status = NULL;
 
+  self->properties_x = fx;
+  self->properties_y = fy;
   if (map != NULL && x >= 0 && y >= 0 && x < (int) terrain_tnt_map_get_width (map)
       && y < (int) terrain_tnt_map_get_height (map))
     {
@@ -420,9 +438,9 @@ show_cell_properties (TerrainEditorWindow *self,
       guint8 height = terrain_tnt_map_get_cell_height (map, x, y);
       int ax, ay;
 
-      if (self->have_selection)
+      if (selected)
         {
-          describe_feature (self, text, _("Selected"), self->selected_x, self->selected_y);
+          describe_feature (self, text, _("Selected"), sx, sy);
           g_string_append_c (text, '\n');
         }
       g_string_append_printf (text, _("Cell: %d, %d\n"), x, y);
@@ -439,7 +457,7 @@ show_cell_properties (TerrainEditorWindow *self,
         g_string_append_printf (text, _("Feature word: 0x%04X\n"), feature);
 
       if (window_find_feature_at (self, x, y, &ax, &ay)
-          && !(self->have_selection && ax == self->selected_x && ay == self->selected_y))
+          && !(selected && ax == sx && ay == sy))
         {
           g_string_append_c (text, '\n');
           describe_feature (self, text, _("Feature"), ax, ay);
@@ -454,6 +472,16 @@ show_cell_properties (TerrainEditorWindow *self,
   g_string_free (text, TRUE);
 }
 
+/* The selected feature is the map view's (one state, which an undo that
+ * takes the feature away drops). */
+static gboolean
+get_selection (TerrainEditorWindow *self,
+               int                 *x,
+               int                 *y)
+{
+  return terrain_editor_map_view_get_selection (self->map_view, x, y);
+}
+
 /* Selects the feature anchored at (@x, @y), or nothing: the view frames
  * it and Properties describes it. */
 static void
@@ -462,11 +490,16 @@ select_feature (TerrainEditorWindow *self,
                 int                  x,
                 int                  y)
 {
-  self->have_selection = selected;
-  self->selected_x = x;
-  self->selected_y = y;
   terrain_editor_map_view_set_selection (self->map_view, selected, x, y);
   show_cell_properties (self, x, y);
+}
+
+/* Any change of the selection (an undo dropping it, say) shows in
+ * Properties at once. */
+static void
+on_selection_changed (TerrainEditorWindow *self)
+{
+  show_cell_properties (self, self->properties_x, self->properties_y);
 }
 
 static void
@@ -583,6 +616,7 @@ window_tools_init (TerrainEditorWindow *self)
 {
   g_signal_connect_swapped (self->sea_adjustment, "value-changed", G_CALLBACK (on_sea_level_changed), self);
   g_signal_connect_swapped (self->map_view, "cell-event", G_CALLBACK (on_cell_event), self);
+  g_signal_connect_swapped (self->map_view, "selection-changed", G_CALLBACK (on_selection_changed), self);
   g_signal_connect_swapped (self->gl_view, "notify::atlas-readout", G_CALLBACK (on_atlas_readout), self);
   g_signal_connect_swapped (self->gl_view, "notify::empty-message", G_CALLBACK (on_gl_empty_message),
                             self);

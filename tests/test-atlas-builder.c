@@ -906,6 +906,42 @@ cancel_at_geometry (gdouble     fraction,
     g_cancellable_cancel (user_data);
 }
 
+/* Many batches of leaves (4096 chunks of 16 cells), a root past the dense
+ * vertex grid (1024 cells: the hash table) and a texture tree of several
+ * levels: the bytes are the same for one thread, the default (one per
+ * processor) and three (issue 18: scratch kept across batches, the
+ * writer not holding the lock). */
+static void
+test_threads_same_bytes (void)
+{
+  g_autoptr(TerrainHeightfield) field = make_field (1025, 1025, 1.0, 40.0, 0.5, 21);
+  g_autoptr(TerrainImage) picture = make_picture (1024, 1024, 22);
+  g_autoptr(GBytes) one = NULL;
+  const guint threads[] = { 1, 0, 3 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+      g_autoptr(TerrainAtlasFile) atlas = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+
+      terrain_atlas_builder_set_error (builder, 0.25);
+      terrain_atlas_builder_set_chunk_size (builder, 16);
+      terrain_atlas_builder_set_n_threads (builder, threads[i]);
+      terrain_atlas_builder_set_texture_image (builder, picture);
+      terrain_atlas_builder_set_tile_size (builder, 64);
+      atlas = build (builder);
+      bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (g_bytes_get_size (bytes), >, 1024 * 1024);
+      if (one == NULL)
+        one = g_bytes_ref (bytes);
+      else
+        g_assert_true (g_bytes_equal (one, bytes));
+    }
+}
+
 static void
 test_to_file_and_threads (void)
 {
@@ -1271,6 +1307,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/AtlasBuilder/texture-tiles", test_texture_tiles);
   g_test_add_func ("/Terrain/AtlasBuilder/blender", test_blender);
   g_test_add_func ("/Terrain/AtlasBuilder/to-file-threads-cancel", test_to_file_and_threads);
+  g_test_add_func ("/Terrain/AtlasBuilder/threads-same-bytes", test_threads_same_bytes);
   g_test_add_func ("/Terrain/AtlasBuilder/async", test_async);
   g_test_add_func ("/Terrain/AtlasBuilder/fit", test_fit);
   g_test_add_func ("/Terrain/AtlasBuilder/cli", test_cli);

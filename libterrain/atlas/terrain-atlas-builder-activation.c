@@ -667,7 +667,7 @@ build_activation (BuildState  *state,
   guint per_row = state->side / tsize;
   gsize n = (gsize) (state->side + 1) * (state->side + 1);
 
-  state->act = g_try_malloc0 (n);
+  state->act = g_try_malloc (n);
   if (state->act == NULL)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
@@ -675,6 +675,12 @@ build_activation (BuildState  *state,
                    "of a %u x %u heightfield", n, state->side + 1, state->side + 1);
       return FALSE;
     }
+  /* Cleared by writing, here, rather than by calloc's fresh zero pages:
+   * the workers read a level before raising it, so every zero page they
+   * read would be copied on its first write, each copy flushing the TLB
+   * of every thread (a cross-CPU interrupt): 1.5x the activation's CPU
+   * time on two threads (perf, issue 18). */
+  memset (state->act, 0, n);
 
   state->height_min = INFINITY;
   state->height_max = -INFINITY;

@@ -215,11 +215,15 @@ typedef struct
 
 typedef struct
 {
-  guint64 keys[HASH_SIZE];
-  guint32 stamps[HASH_SIZE];
-  guint16 values[HASH_SIZE];
+  /* Hash table of chunks over DENSE_MAX_SIDE, made on first use. */
+  guint64 *keys;
+  guint32 *stamps;
+  guint16 *values;
+  /* Dense grid of the largest chunk so far: dense_size points. */
   guint32 *dense_stamps;
   guint16 *dense_values;
+  gsize dense_size;
+  GAsyncQueue *cache;  /* where chunk_scratch_free () returns it */
   guint32 stamp;
   gboolean dense;
   gint64 x0;
@@ -266,17 +270,23 @@ typedef struct
   TerrainAtlasToc *toc;
   GMutex lock;
   guint next;          /* first result not yet written */
+  gboolean writing;    /* a worker is writing results (not under the lock) */
+  gboolean failed;     /* writing failed: nothing more is written */
 } LevelJob;
 
+/* A worker's scratch, reused across the batches and levels of one build
+ * (state->scratch_cache): its buffers are sized to the largest chunk it has
+ * met, not to the limits, so a batch costs no allocation or clearing. */
 static gpointer
 chunk_scratch_new (BuildState *state)
 {
-  ChunkScratch *s = g_new0 (ChunkScratch, 1);
-  gsize dense = (gsize) (DENSE_MAX_SIDE + 1) * (DENSE_MAX_SIDE + 1);
+  ChunkScratch *s = g_async_queue_try_pop (state->scratch_cache);
 
+  if (s != NULL)
+    return s;
+  s = g_new0 (ChunkScratch, 1);
   s->state = state;
-  s->dense_stamps = g_new0 (guint32, dense);
-  s->dense_values = g_new (guint16, dense);
+  s->cache = state->scratch_cache;
   s->points = g_new (GridPoint, MAX_CHUNK_VERTICES);
   s->vertices = g_new (TerrainAtlasVertex, MAX_CHUNK_VERTICES);
   s->indices_size = 6 * 4096;
@@ -285,10 +295,13 @@ chunk_scratch_new (BuildState *state)
 }
 
 static void
-chunk_scratch_free (gpointer data)
+chunk_scratch_destroy (gpointer data)
 {
   ChunkScratch *s = data;
 
+  g_free (s->keys);
+  g_free (s->stamps);
+  g_free (s->values);
   g_free (s->dense_stamps);
   g_free (s->dense_values);
   g_free (s->points);
@@ -296,6 +309,15 @@ chunk_scratch_free (gpointer data)
   g_free (s->indices);
   g_free (s->frame);
   g_free (s);
+}
+
+/* Hands the scratch back to the build's cache for the next batch. */
+static void
+chunk_scratch_free (gpointer data)
+{
+  ChunkScratch *s = data;
+
+  g_async_queue_push (s->cache, s);
 }
 
 static inline guint32
@@ -310,15 +332,31 @@ chunk_reset (ChunkScratch *s,
              gint64        y0,
              gint64        cs)
 {
+  s->dense = cs <= DENSE_MAX_SIDE;
+  if (s->dense && (gsize) (cs + 1) * (gsize) (cs + 1) > s->dense_size)
+    {
+      /* Fresh stamps are 0, which no chunk's stamp is. */
+      s->dense_size = (gsize) (cs + 1) * (gsize) (cs + 1);
+      g_free (s->dense_stamps);
+      g_free (s->dense_values);
+      s->dense_stamps = g_new0 (guint32, s->dense_size);
+      s->dense_values = g_new (guint16, s->dense_size);
+    }
+  else if (!s->dense && s->keys == NULL)
+    {
+      s->keys = g_new (guint64, HASH_SIZE);
+      s->stamps = g_new0 (guint32, HASH_SIZE);
+      s->values = g_new (guint16, HASH_SIZE);
+    }
   s->stamp++;
   if (s->stamp == 0)
     {
-      memset (s->stamps, 0, sizeof s->stamps);
-      memset (s->dense_stamps, 0,
-              sizeof (guint32) * (DENSE_MAX_SIDE + 1) * (DENSE_MAX_SIDE + 1));
+      if (s->stamps != NULL)
+        memset (s->stamps, 0, sizeof (guint32) * HASH_SIZE);
+      if (s->dense_stamps != NULL)
+        memset (s->dense_stamps, 0, sizeof (guint32) * s->dense_size);
       s->stamp = 1;
     }
-  s->dense = cs <= DENSE_MAX_SIDE;
   s->x0 = x0;
   s->y0 = y0;
   s->stride = cs + 1;
@@ -1271,19 +1309,16 @@ count_leaf_samples (const BuildState *state)
   return n;
 }
 
-/* Writes the ready chunks that are next in order. */
+/* Writes chunk @next of @job (the next one in order): its stub, its frame
+ * and the statistics. Only the job's writer calls it. */
 static gboolean
-flush_chunks (BuildState  *state,
-              LevelJob    *job,
-              GError     **error)
+write_chunk (BuildState  *state,
+             LevelJob    *job,
+             guint        next,
+             GError     **error)
 {
-  gboolean ok = TRUE;
-
-  g_mutex_lock (&job->lock);
-  while (ok && job->next < job->count && job->results[job->next].ready)
-    {
-      ChunkResult *r = &job->results[job->next];
-      guint index = job->first + job->next;
+      ChunkResult *r = &job->results[next];
+      guint index = job->first + next;
       guint level = job->level;
       guint32 x = index >> level, y = index & (((guint32) 1 << level) - 1);
       gint64 stub = terrain_atlas_toc_find_stub (job->toc, level, x, y);
@@ -1296,13 +1331,11 @@ flush_chunks (BuildState  *state,
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
                        "Atlas builder: chunk (level %u, x %u, y %u) exceeds the 16-bit "
                        "limits", level, x, y);
-          ok = FALSE;
-          break;
+          return FALSE;
         }
       if (!build_sink_append (&state->sink, r->frame, r->size, &offset, error))
         {
-          ok = FALSE;
-          break;
+          return FALSE;
         }
       d->offset = offset;
       d->length = (guint32) r->size;
@@ -1335,8 +1368,44 @@ flush_chunks (BuildState  *state,
             state->stats.max_error = MAX (state->stats.max_error, r->max_error);
         }
       g_clear_pointer (&r->frame, g_free);
+  return TRUE;
+}
+
+/* Marks @item ready and writes the ready chunks that are next in order. One
+ * worker writes at a time, without holding the lock, so the others go on
+ * meshing instead of waiting for the write: a chunk that becomes ready
+ * meanwhile is written by the writer, which looks again before it stops. */
+static gboolean
+flush_chunks (BuildState  *state,
+              LevelJob    *job,
+              guint        item,
+              GError     **error)
+{
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&job->lock);
+  job->results[item].ready = TRUE;
+  if (job->writing || job->failed)
+    {
+      g_mutex_unlock (&job->lock);
+      return TRUE;
+    }
+  job->writing = TRUE;
+  while (job->next < job->count && job->results[job->next].ready)
+    {
+      guint next = job->next;
+
+      g_mutex_unlock (&job->lock);
+      ok = write_chunk (state, job, next, error);
+      g_mutex_lock (&job->lock);
+      if (!ok)
+        {
+          job->failed = TRUE;
+          break;
+        }
       job->next++;
     }
+  job->writing = FALSE;
   g_mutex_unlock (&job->lock);
   return ok;
 }
@@ -1352,10 +1421,7 @@ build_and_flush_chunk (BuildState  *state,
 
   if (!build_chunk (state, data, scratch, item, error))
     return FALSE;
-  g_mutex_lock (&job->lock);
-  job->results[item].ready = TRUE;
-  g_mutex_unlock (&job->lock);
-  return flush_chunks (state, job, error);
+  return flush_chunks (state, job, item, error);
 }
 
 /* Writes every chunk, leaves first. Returns FALSE with state->retry set
@@ -1369,6 +1435,8 @@ build_geometry (BuildState  *state,
   guint64 total = terrain_quadtree_node_count (state->depth), done = 0;
   ChunkResult *results = g_new0 (ChunkResult, GEOMETRY_BATCH);
   gboolean ok = TRUE;
+
+  state->scratch_cache = g_async_queue_new_full (chunk_scratch_destroy);
 
   for (gint level = (gint) state->depth - 1; level >= 0 && ok; level--)
     {
@@ -1392,6 +1460,7 @@ build_geometry (BuildState  *state,
     }
 
   g_free (results);
+  g_clear_pointer (&state->scratch_cache, g_async_queue_unref);
   if (ok)
     state->stats.n_leaf_samples = count_leaf_samples (state);
   return ok;

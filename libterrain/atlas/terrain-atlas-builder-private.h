@@ -59,6 +59,7 @@ struct _BuildState
   gboolean measure;
   gboolean retry;          /* a leaf broke a limit the plan missed */
   gboolean midpoint_metric; /* Ulrich's midpoint error, for comparisons */
+  GAsyncQueue *scratch_cache; /* geometry workers' scratch, kept across batches */
 
   /* Output */
   BuildSink sink;
