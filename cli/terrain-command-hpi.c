@@ -339,6 +339,12 @@ hpi_pack (int    argc,
 
       if (old == NULL)
         return TERRAIN_EXIT_ERROR;
+      if (terrain_hpi_archive_get_version (old) != 0x00010000)
+        {
+          g_printerr (_("terrain: %s: a TA: Kingdoms (version 2) archive; hpi pack writes "
+                        "version 1 archives, which TA: Kingdoms does not read\n"), argv[1]);
+          return TERRAIN_EXIT_ERROR;
+        }
       if (key == 0)
         {
           if (terrain_hpi_archive_get_key (old) > G_MAXUINT8)

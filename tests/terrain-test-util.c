@@ -132,10 +132,11 @@ terrain_test_assert_bytes_equal (GBytes *expected,
                i, a[i], e[i]);
 }
 
-char *
-terrain_test_corpus_path (const char *relative)
+static char *
+path_under (const char *variable,
+            const char *relative)
 {
-  const char *dir = g_getenv ("TERRAIN_CORPUS_DIR");
+  const char *dir = g_getenv (variable);
   char *path;
 
   if (dir == NULL)
@@ -146,12 +147,39 @@ terrain_test_corpus_path (const char *relative)
   return path;
 }
 
+char *
+terrain_test_corpus_path (const char *relative)
+{
+  return path_under ("TERRAIN_CORPUS_DIR", relative);
+}
+
+char *
+terrain_test_sample_path (const char *relative)
+{
+  return path_under ("TERRAIN_SAMPLES_DIR", relative);
+}
+
+static void
+add_func_if_dir (const char *variable,
+                 const char *testpath,
+                 GTestFunc   func)
+{
+  const char *dir = g_getenv (variable);
+
+  if (dir != NULL && g_file_test (dir, G_FILE_TEST_IS_DIR))
+    g_test_add_func (testpath, func);
+}
+
 void
 terrain_test_add_corpus_func (const char *testpath,
                               GTestFunc   func)
 {
-  const char *corpus = g_getenv ("TERRAIN_CORPUS_DIR");
+  add_func_if_dir ("TERRAIN_CORPUS_DIR", testpath, func);
+}
 
-  if (corpus != NULL && g_file_test (corpus, G_FILE_TEST_IS_DIR))
-    g_test_add_func (testpath, func);
+void
+terrain_test_add_sample_func (const char *testpath,
+                              GTestFunc   func)
+{
+  add_func_if_dir ("TERRAIN_SAMPLES_DIR", testpath, func);
 }

@@ -52,6 +52,12 @@ char                *terrain_test_corpus_path      (const char           *relati
 void                 terrain_test_add_corpus_func  (const char           *testpath,
                                                     GTestFunc             func);
 
+/* The same for $TERRAIN_SAMPLES_DIR (../shared/samples: real files of
+ * formats being added, read by their tests until they join the corpus). */
+char                *terrain_test_sample_path      (const char           *relative);
+void                 terrain_test_add_sample_func  (const char           *testpath,
+                                                    GTestFunc             func);
+
 /* Writes @bytes as a seed of @harness when TERRAIN_DUMP_FIXTURES is set
  * (terrain-test-dump.c). */
 void                 terrain_test_dump_seed        (const char           *harness,

@@ -12,6 +12,12 @@
 #include <string.h>
 
 #include "libterrain.h"
+#include "terrain-test-util.h"
+
+/* Files of ../shared/samples whose format libterrain reads. */
+static const char * const supported_samples[] = {
+  "torque3d/Outpost_0.ter",
+};
 
 static const char *
 corpus_dir (void)
@@ -120,6 +126,21 @@ main (int   argc,
     {
       g_test_add_func ("/Terrain/Corpus/missing", test_corpus_missing);
       return g_test_run ();
+    }
+
+  /* Samples (../shared/samples) of formats now supported, checked like the
+   * corpus until they move into it (samples/README.md). */
+  for (guint i = 0; i < G_N_ELEMENTS (supported_samples); i++)
+    {
+      g_autofree char *path = terrain_test_sample_path (supported_samples[i]);
+      g_autofree char *test_path = NULL;
+
+      if (path == NULL)
+        continue;
+      test_path = g_strdup_printf ("/Terrain/Corpus/samples/%s", supported_samples[i]);
+      g_strdelimit (test_path + strlen ("/Terrain/Corpus/samples/"), "/ ", '_');
+      g_test_add_data_func_full (test_path, g_steal_pointer (&path), test_corpus_file, g_free);
+      registered++;
     }
 
   collect_files (dir, files);

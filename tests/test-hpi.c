@@ -1020,7 +1020,7 @@ test_malformed (void)
   memcpy (p + 4, "BANK", 4);
   expect_error (p, size, TERRAIN_ERROR_UNSUPPORTED_VERSION, "saved game");
   FRESH ();
-  set32 (p, 4, 0x00020000);
+  set32 (p, 4, 0x00030000);
   expect_error (p, size, TERRAIN_ERROR_UNSUPPORTED_VERSION, "Kingdoms");
   FRESH ();
   set32 (p, 16, 12);

@@ -23,7 +23,8 @@ G_BEGIN_DECLS
  * @TERRAIN_FORMAT_ATLAS: Torque (TGEA) Atlas container (`.atlas`, magic `ATLS`)
  * @TERRAIN_FORMAT_CHU: chunked-LOD geometry (`.chu`, magic `CHU3`, or `CHU\0` in Ulrich's files)
  * @TERRAIN_FORMAT_TQT: texture quadtree (`.tqt`, magic `tqt\0`)
- * @TERRAIN_FORMAT_TER: Torque / Tribes 2 legacy terrain (`.ter`)
+ * @TERRAIN_FORMAT_TER: Torque / Tribes 2 legacy terrain or Torque3D terrain (`.ter`,
+ *   versions 1 to 3 or 7)
  * @TERRAIN_FORMAT_HPI: Total Annihilation archive (`.hpi`, `.ufo`, `.ccx`, `.gp3`, magic `HAPI`)
  * @TERRAIN_FORMAT_DAT1: Insomniac DAT1 container (magic `1TAD`)
  * @TERRAIN_FORMAT_FLOOR_HEIGHT: Insomniac FloorHeightData body (`.fhd`, no magic)

@@ -32,8 +32,9 @@ G_BEGIN_DECLS
  *   vertical offset
  * @TERRAIN_HEIGHTMAP_HGT: an SRTM tile (`.hgt`): big-endian S16 metres, a
  *   square whose side follows from the file length, −32768 = void
- * @TERRAIN_HEIGHTMAP_TER: a Torque / Tribes 2 legacy terrain (`.ter`):
- *   U16 in 11.5 fixed point, metres = value / 32 (field-notes.md)
+ * @TERRAIN_HEIGHTMAP_TER: a Torque / Tribes 2 legacy terrain or a Torque3D
+ *   terrain (`.ter`, version 1 to 3 or 7): U16 in 11.5 fixed point, metres
+ *   = value / 32 (field-notes.md, docs/formats/torque3d-ter.md)
  * @TERRAIN_HEIGHTMAP_TNT: the attribute-cell heights (0-255) of a Total
  *   Annihilation map (`.tnt`)
  *
@@ -85,8 +86,8 @@ typedef enum
  *   samples) or metres (every other source); 1 by default
  * @vertical_offset: metres added after scaling; 0 by default
  * @spacing: metres between neighbouring samples; 0 takes the source's
- *   default (8 for `.ter`, 16 for `.tnt`, 90 or 30 for SRTM3 or SRTM1
- *   tiles, otherwise 1)
+ *   default (8 for a legacy `.ter`, 1 for a Torque3D `.ter`, 16 for
+ *   `.tnt`, 90 or 30 for SRTM3 or SRTM1 tiles, otherwise 1)
  * @raw_width: width of a raw16 grid in samples; 0 infers a square from the
  *   file length
  * @raw_height: height of a raw16 grid; 0 derives it from @raw_width and the

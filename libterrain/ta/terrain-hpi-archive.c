@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "terrain-hpi-archive.h"
+#include "terrain-hpi-archive-private.h"
 #include "terrain-hpi-private.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
@@ -22,7 +23,8 @@
  * Layout (field-notes.md, "Total Annihilation ecosystem"):
  *
  *   0   "HAPI"
- *   4   u32 version, 0x00010000 ("BANK" in saved games)
+ *   4   u32 version, 0x00010000 ("BANK" in saved games; 0x00020000, TA:
+ *       Kingdoms, is read by terrain-hpi-archive-v2.c)
  *   8   u32 end of the directory (called "directory size": the directory
  *       fills [start, end), so this is its size counted from byte 0)
  *   12  u32 header key; non-zero obfuscates every byte after the header
@@ -42,60 +44,6 @@
 
 /* Validation lists this many failing files one by one, then a count. */
 #define MAX_ISSUES 20
-
-typedef struct
-{
-  guint32 offset;          /* of the record in the file */
-  guint32 count;
-  guint32 entries_offset;
-  gint parent;             /* index of the parent directory, -1 for the root */
-  gint entry;              /* index of the entry naming it, -1 for the root */
-  char *path;              /* "" for the root */
-} HpiDirectory;
-
-typedef struct
-{
-  guint32 offset;          /* of the 9-byte entry */
-  guint32 name_offset;
-  guint32 data_offset;
-  guint8 flag;
-  guint32 name_length;     /* without the NUL */
-  gint directory;          /* the directory holding the entry */
-} HpiEntry;
-
-typedef struct
-{
-  char *path;
-  guint entry;             /* index into entries */
-  guint32 record_offset;
-  guint32 data_offset;
-  guint32 size;
-  guint8 method;
-  guint32 n_chunks;
-  guint32 *chunk_sizes;    /* compressed files: each chunk's stored size */
-  guint64 data_end;        /* end of the file's bytes in the archive */
-} HpiFile;
-
-struct _TerrainHpiArchive
-{
-  TerrainDocument parent_instance;
-
-  GBytes *source;
-  gsize file_size;
-  TerrainLimits limits;
-
-  guint32 version;
-  guint32 directory_end;
-  guint32 key;
-  guint32 directory_start;
-  gboolean obfuscated;
-  guint8 key_byte;
-
-  guint8 *directory;       /* [0, directory_end): plain directory bytes */
-  GArray *directories;     /* HpiDirectory */
-  GArray *entries;         /* HpiEntry */
-  GArray *files;           /* HpiFile */
-};
 
 /**
  * TerrainHpiArchive:
@@ -194,6 +142,23 @@ check_in_directory (TerrainHpiArchive  *self,
 /* ------------------------------------------------------------------------ */
 /* Parsing                                                                   */
 
+/* Names become paths on disk when the archive is extracted: NULL when
+ * @name is a valid file name, otherwise why it is not. */
+const char *
+terrain_hpi_name_problem (const char *name)
+{
+  if (name[0] == '\0')
+    return "is empty";
+  if (strcmp (name, ".") == 0 || strcmp (name, "..") == 0)
+    return "is \".\" or \"..\"";
+  if (strpbrk (name, "/\\:") != NULL)
+    return "holds '/', '\\' or ':'";
+  for (const char *c = name; *c != '\0'; c++)
+    if ((guchar) *c < 0x20)
+      return "holds a control character";
+  return NULL;
+}
+
 static gboolean
 read_name (TerrainHpiArchive  *self,
            guint32             offset,
@@ -205,6 +170,7 @@ read_name (TerrainHpiArchive  *self,
   TerrainReader reader;
   gsize n = 0;
   const guint8 *bytes;
+  const char *why;
 
   if (!check_in_directory (self, offset, 1, "name", parent_path, error))
     return FALSE;
@@ -241,26 +207,15 @@ read_name (TerrainHpiArchive  *self,
   *name = g_strndup ((const char *) bytes, n);
   *length = (guint32) n;
 
-  /* Names become paths on disk when the archive is extracted. */
-  if (n == 0 || strcmp (*name, ".") == 0 || strcmp (*name, "..") == 0 ||
-      strpbrk (*name, "/\\:") != NULL)
+  why = terrain_hpi_name_problem (*name);
+  if (why != NULL)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                   "HPI directory: name \"%s\" at byte offset %u in \"%s\" is not a valid file "
-                   "name (empty, \".\", \"..\", or holding '/', '\\' or ':')",
-                   *name, offset, parent_path);
+                   "HPI directory: name at byte offset %u in \"%s\" is not a valid file "
+                   "name: it %s", offset, parent_path, why);
       g_clear_pointer (name, g_free);
       return FALSE;
     }
-  for (gsize i = 0; i < n; i++)
-    if ((guchar) (*name)[i] < 0x20)
-      {
-        g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                     "HPI directory: name at byte offset %u in \"%s\" holds control "
-                     "character 0x%02x", offset, parent_path, (guchar) (*name)[i]);
-        g_clear_pointer (name, g_free);
-        return FALSE;
-      }
   return TRUE;
 }
 
@@ -303,6 +258,7 @@ read_file_record (TerrainHpiArchive  *self,
     }
 
   /* Compressed: a table of chunk sizes, then the chunks. */
+  file->chunk_table = TRUE;
   file->n_chunks = (guint32) (((guint64) file->size + TERRAIN_HPI_CHUNK_SIZE - 1) /
                               TERRAIN_HPI_CHUNK_SIZE);
   {
@@ -485,8 +441,11 @@ terrain_hpi_archive_parse (TerrainHpiArchive    *self,
                    "HPI header: magic at byte offset 0 is not \"HAPI\"");
       return FALSE;
     }
-  if (!terrain_reader_read_u32 (&reader, &self->version, error) ||
-      !terrain_reader_read_u32 (&reader, &self->directory_end, error) ||
+  if (!terrain_reader_read_u32 (&reader, &self->version, error))
+    return FALSE;
+  if (self->version == HPI_VERSION_2)
+    return terrain_hpi_archive_parse_v2 (self, error);
+  if (!terrain_reader_read_u32 (&reader, &self->directory_end, error) ||
       !terrain_reader_read_u32 (&reader, &self->key, error) ||
       !terrain_reader_read_u32 (&reader, &self->directory_start, error))
     return FALSE;
@@ -497,9 +456,7 @@ terrain_hpi_archive_parse (TerrainHpiArchive    *self,
                    "HPI header: version word 0x%08x at byte offset 4 %s",
                    self->version,
                    self->version == HPI_BANK ? "(\"BANK\") marks a saved game, not an archive" :
-                   self->version == HPI_VERSION_2 ? "is the TA: Kingdoms archive format, not "
-                                                    "read here" :
-                   "is not 0x00010000");
+                   "is neither 0x00010000 (Total Annihilation) nor 0x00020000 (TA: Kingdoms)");
       return FALSE;
     }
   if (self->directory_start < HPI_HEADER_SIZE || self->directory_start > self->directory_end)
@@ -539,15 +496,18 @@ terrain_hpi_archive_parse (TerrainHpiArchive    *self,
  * @limits: (nullable): allocation limits, or %NULL for the defaults
  * @error: return location for a #GError
  *
- * Reads an HPI archive's header and directory (field-notes.md, "Total
- * Annihilation ecosystem"): version 0x00010000, plain (key 0) or obfuscated
- * (non-zero key). Every directory record, entry, name and file record must
- * lie inside the directory; every file's data (stored bytes, or chunk table
- * and chunks) inside the file. File contents are decoded when read.
+ * Reads an HPI archive's header and directory: version 0x00010000 (Total
+ * Annihilation; field-notes.md, "Total Annihilation ecosystem"), plain (key
+ * 0) or obfuscated (non-zero key), or version 0x00020000 (TA: Kingdoms;
+ * docs/formats/hpi.md), its directory and name blocks stored or compressed.
+ * Every directory record, entry, name and file record must lie inside the
+ * directory (or its block); every file's data (stored bytes, or chunk table
+ * and chunks, or a version 2 file's one chunk) inside the file. File
+ * contents are decoded when read.
  *
  * Returns: (transfer full) (nullable): the archive, or %NULL with
  *   %TERRAIN_ERROR_BAD_MAGIC (not "HAPI"), %TERRAIN_ERROR_UNSUPPORTED_VERSION
- *   (a "BANK" saved game, a version 2 archive), %TERRAIN_ERROR_TRUNCATED,
+ *   (a "BANK" saved game, an unknown version), %TERRAIN_ERROR_TRUNCATED,
  *   %TERRAIN_ERROR_OUT_OF_RANGE (a record outside the directory, data outside
  *   the file), %TERRAIN_ERROR_OVERLAP (a directory reached twice, entry lists
  *   sharing bytes), %TERRAIN_ERROR_INVALID_VALUE (an unknown compression
@@ -613,12 +573,30 @@ terrain_hpi_archive_new_from_file (GFile                *file,
 /* Queries                                                                   */
 
 /**
+ * terrain_hpi_archive_get_version:
+ * @self: a #TerrainHpiArchive
+ *
+ * Gets the archive's version word (byte offset 4): `0x00010000` for Total
+ * Annihilation, `0x00020000` for TA: Kingdoms.
+ *
+ * Returns: the version word
+ */
+guint32
+terrain_hpi_archive_get_version (TerrainHpiArchive *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_HPI_ARCHIVE (self), 0);
+
+  return self->version;
+}
+
+/**
  * terrain_hpi_archive_get_key:
  * @self: a #TerrainHpiArchive
  *
  * Gets the header key.
  *
- * Returns: the header key; 0 for a plain archive
+ * Returns: the header key; 0 for a plain archive and for a version 2
+ *   archive, which has none
  */
 guint32
 terrain_hpi_archive_get_key (TerrainHpiArchive *self)
@@ -825,21 +803,19 @@ inflate_chunk (const guint8  *in,
 }
 
 static gboolean
-chunk_error (GError      **error,
-             TerrainError  code,
-             const HpiFile *file,
-             guint32       k,
-             guint64       position,
-             const char   *format,
-             ...) G_GNUC_PRINTF (6, 7);
+chunk_error (GError       **error,
+             TerrainError   code,
+             const char    *label,
+             guint64        position,
+             const char    *format,
+             ...) G_GNUC_PRINTF (5, 6);
 
 static gboolean
-chunk_error (GError      **error,
-             TerrainError  code,
-             const HpiFile *file,
-             guint32       k,
-             guint64       position,
-             const char   *format,
+chunk_error (GError       **error,
+             TerrainError   code,
+             const char    *label,
+             guint64        position,
+             const char    *format,
              ...)
 {
   g_autofree char *why = NULL;
@@ -849,10 +825,113 @@ chunk_error (GError      **error,
   why = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error (error, TERRAIN_ERROR, code,
-               "HPI: chunk %u of %u of \"%s\" at byte offset %" G_GUINT64_FORMAT ": %s",
-               k, file->n_chunks, file->path, position, why);
+  g_set_error (error, TERRAIN_ERROR, code, "HPI: %s at byte offset %" G_GUINT64_FORMAT ": %s",
+               label, position, why);
   return FALSE;
+}
+
+/* Decodes the "SQSH" chunk of @stored bytes at absolute @position, which
+ * must inflate to @expected bytes, into @out: undoes the header key
+ * (version 1), checks magic, method, sizes and checksum, undoes chunk
+ * encryption and decompresses. @label names the chunk in messages
+ * ("chunk 2 of 5 of \"maps/x.tnt\"", "directory block"). */
+gboolean
+terrain_hpi_decode_chunk (TerrainHpiArchive  *self,
+                          const char         *label,
+                          guint64             position,
+                          guint32             stored,
+                          gsize               expected,
+                          guint8             *out,
+                          GError            **error)
+{
+  TerrainReader reader, header;
+  g_autofree guint8 *copy = NULL;
+  const guint8 *chunk;
+  guint8 version, method, encrypted;
+  guint32 compressed, decompressed, checksum, sum;
+  const guint8 *magic, *payload;
+  const char *why = NULL;
+  TerrainError code = TERRAIN_ERROR_INVALID_VALUE;
+
+  /* The chunk as stored: borrowed from the file when nothing needs
+   * undoing, otherwise a copy with the key undone. */
+  terrain_reader_init (&reader, self->source, "HPI");
+  if (!self->obfuscated)
+    {
+      if (!terrain_reader_check_span (&reader, position, stored, label, error) ||
+          !terrain_reader_seek (&reader, (gsize) position, error) ||
+          !terrain_reader_peek_bytes (&reader, stored, &chunk, error))
+        return FALSE;
+    }
+  else
+    {
+      copy = g_malloc (MAX (stored, 1));
+      if (!read_plain (self, position, stored, copy, label, error))
+        return FALSE;
+      chunk = copy;
+    }
+
+  terrain_reader_init_data (&header, chunk, stored, (goffset) position, "HPI chunk");
+  if (!terrain_reader_read_bytes (&header, 4, &magic, error) ||
+      !terrain_reader_read_u8 (&header, &version, error) ||
+      !terrain_reader_read_u8 (&header, &method, error) ||
+      !terrain_reader_read_u8 (&header, &encrypted, error) ||
+      !terrain_reader_read_u32 (&header, &compressed, error) ||
+      !terrain_reader_read_u32 (&header, &decompressed, error) ||
+      !terrain_reader_read_u32 (&header, &checksum, error))
+    return FALSE;
+
+  if (memcmp (magic, "SQSH", 4) != 0)
+    return chunk_error (error, TERRAIN_ERROR_BAD_MAGIC, label, position,
+                        "magic is not \"SQSH\"");
+  if (method != TERRAIN_HPI_COMPRESSION_LZ77 && method != TERRAIN_HPI_COMPRESSION_ZLIB)
+    return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, label, position,
+                        "compression method %u (byte offset %" G_GUINT64_FORMAT ") is "
+                        "neither 1 (LZ77) nor 2 (zlib)", method, position + 5);
+  if (compressed > stored - HPI_CHUNK_HEADER_SIZE)
+    return chunk_error (error, TERRAIN_ERROR_TRUNCATED, label, position,
+                        "declares %u compressed bytes but is given %u bytes after its "
+                        "%d-byte header", compressed, stored - HPI_CHUNK_HEADER_SIZE,
+                        HPI_CHUNK_HEADER_SIZE);
+  if (decompressed != expected)
+    return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, label, position,
+                        "declares %u decompressed bytes (byte offset %" G_GUINT64_FORMAT
+                        "); %" G_GSIZE_FORMAT " are needed here", decompressed, position + 11,
+                        expected);
+  if (!terrain_reader_peek_bytes (&header, compressed, &payload, error))
+    return FALSE;
+
+  sum = terrain_hpi_checksum (payload, compressed);
+  if (sum != checksum)
+    return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, label, position,
+                        "checksum 0x%08x (byte offset %" G_GUINT64_FORMAT ") does not "
+                        "match the payload's byte sum 0x%08x", checksum, position + 15, sum);
+
+  if (encrypted)
+    {
+      guint8 *plain;
+
+      /* Decrypted in place when the chunk is already a copy. */
+      if (copy == NULL)
+        {
+          copy = g_memdup2 (payload, MAX (compressed, 1));
+          plain = copy;
+        }
+      else
+        plain = (guint8 *) payload;
+      terrain_hpi_chunk_decrypt (plain, compressed);
+      payload = plain;
+    }
+
+  if (method == TERRAIN_HPI_COMPRESSION_LZ77)
+    {
+      if (!terrain_hpi_lz77_decompress (payload, compressed, out, expected, NULL, &why))
+        return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, label, position,
+                            "LZ77 data: %s", why);
+    }
+  else if (!inflate_chunk (payload, compressed, out, expected, &why, &code))
+    return chunk_error (error, code, label, position, "%s", why);
+  return TRUE;
 }
 
 /* Decodes a compressed file into @out (the whole file); with @out NULL,
@@ -864,116 +943,30 @@ decode_chunks (TerrainHpiArchive  *self,
                guint8             *out,
                GError            **error)
 {
-  TerrainReader reader;
-  guint64 position = (guint64) file->data_offset + 4 * (guint64) file->n_chunks;
+  guint64 position = file->data_offset;
   gsize written = 0;
-  g_autofree guint8 *scratch = NULL;
-  gsize scratch_size = 0;
   g_autofree guint8 *sink = NULL;
+  gsize most = file->chunk_table ? MIN (file->size, (gsize) TERRAIN_HPI_CHUNK_SIZE) : file->size;
 
-  terrain_reader_init (&reader, self->source, "HPI");
+  if (file->chunk_table)
+    position += 4 * (guint64) file->n_chunks;
   if (out == NULL)
-    sink = g_malloc (MAX (MIN (file->size, (gsize) TERRAIN_HPI_CHUNK_SIZE), 1));
+    sink = g_malloc (MAX (most, 1));
 
   for (guint32 k = 0; k < file->n_chunks; k++)
     {
-      guint32 stored = file->chunk_sizes[k];
-      gsize expected = MIN ((gsize) TERRAIN_HPI_CHUNK_SIZE, file->size - written);
-      const guint8 *chunk;
-      TerrainReader header;
-      guint8 version, method, encrypted;
-      guint32 compressed, decompressed, checksum, sum;
-      const guint8 *magic, *payload;
-      const char *why = NULL;
-      TerrainError code = TERRAIN_ERROR_INVALID_VALUE;
+      gsize expected = MIN (most, file->size - written);
+      g_autofree char *label = NULL;
 
-      /* The chunk as stored: borrowed from the file when nothing needs
-       * undoing, otherwise a copy with the key undone. */
-      if (!self->obfuscated)
-        {
-          if (!terrain_reader_seek (&reader, (gsize) position, error) ||
-              !terrain_reader_peek_bytes (&reader, stored, &chunk, error))
-            return FALSE;
-        }
+      if (file->chunk_table)
+        label = g_strdup_printf ("chunk %u of %u of \"%s\"", k, file->n_chunks, file->path);
       else
-        {
-          if (stored > scratch_size)
-            {
-              g_free (scratch);
-              scratch = g_malloc (stored);
-              scratch_size = stored;
-            }
-          if (!read_plain (self, position, stored, scratch, "chunk", error))
-            return FALSE;
-          chunk = scratch;
-        }
-
-      terrain_reader_init_data (&header, chunk, stored, (goffset) position, "HPI chunk");
-      if (!terrain_reader_read_bytes (&header, 4, &magic, error) ||
-          !terrain_reader_read_u8 (&header, &version, error) ||
-          !terrain_reader_read_u8 (&header, &method, error) ||
-          !terrain_reader_read_u8 (&header, &encrypted, error) ||
-          !terrain_reader_read_u32 (&header, &compressed, error) ||
-          !terrain_reader_read_u32 (&header, &decompressed, error) ||
-          !terrain_reader_read_u32 (&header, &checksum, error))
+        label = g_strdup_printf ("chunk of \"%s\"", file->path);
+      if (!terrain_hpi_decode_chunk (self, label, position, file->chunk_sizes[k], expected,
+                                     out != NULL ? out + written : sink, error))
         return FALSE;
-
-      if (memcmp (magic, "SQSH", 4) != 0)
-        return chunk_error (error, TERRAIN_ERROR_BAD_MAGIC, file, k, position,
-                            "magic is not \"SQSH\"");
-      if (method != TERRAIN_HPI_COMPRESSION_LZ77 && method != TERRAIN_HPI_COMPRESSION_ZLIB)
-        return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, file, k, position,
-                            "compression method %u (byte offset %" G_GUINT64_FORMAT ") is "
-                            "neither 1 (LZ77) nor 2 (zlib)", method, position + 5);
-      if (compressed > stored - HPI_CHUNK_HEADER_SIZE)
-        return chunk_error (error, TERRAIN_ERROR_TRUNCATED, file, k, position,
-                            "declares %u compressed bytes but the chunk table gives it %u "
-                            "bytes after its %d-byte header", compressed,
-                            stored - HPI_CHUNK_HEADER_SIZE, HPI_CHUNK_HEADER_SIZE);
-      if (decompressed != expected)
-        return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, file, k, position,
-                            "declares %u decompressed bytes; a file of %u bytes needs %"
-                            G_GSIZE_FORMAT " in this chunk", decompressed, file->size, expected);
-      if (!terrain_reader_peek_bytes (&header, compressed, &payload, error))
-        return FALSE;
-
-      sum = terrain_hpi_checksum (payload, compressed);
-      if (sum != checksum)
-        return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, file, k, position,
-                            "checksum 0x%08x (byte offset %" G_GUINT64_FORMAT ") does not "
-                            "match the payload's byte sum 0x%08x", checksum, position + 15, sum);
-
-      if (encrypted)
-        {
-          /* Decrypted in place when the chunk is already a copy. */
-          if (chunk != scratch)
-            {
-              if (scratch == NULL || compressed > scratch_size)
-                {
-                  g_free (scratch);
-                  scratch = g_malloc (MAX (compressed, 1));
-                  scratch_size = compressed;
-                }
-              memcpy (scratch, payload, compressed);
-              payload = scratch;
-            }
-          terrain_hpi_chunk_decrypt ((guint8 *) payload, compressed);
-        }
-
-      if (method == TERRAIN_HPI_COMPRESSION_LZ77)
-        {
-          if (!terrain_hpi_lz77_decompress (payload, compressed,
-                                            out != NULL ? out + written : sink, expected,
-                                            NULL, &why))
-            return chunk_error (error, TERRAIN_ERROR_INVALID_VALUE, file, k, position,
-                                "LZ77 data: %s", why);
-        }
-      else if (!inflate_chunk (payload, compressed, out != NULL ? out + written : sink,
-                               expected, &why, &code))
-        return chunk_error (error, code, file, k, position, "%s", why);
-
       written += expected;
-      position += stored;
+      position += file->chunk_sizes[k];
     }
 
   g_assert (written == file->size);
@@ -1171,6 +1164,9 @@ terrain_hpi_archive_save_to_bytes (TerrainDocument  *document,
   g_autofree guint8 *plain = NULL;
   gsize span = self->directory_end - self->directory_start;
 
+  if (self->version == HPI_VERSION_2)
+    return terrain_hpi_archive_save_v2 (self, error);
+
   terrain_reader_init (&reader, self->source, "HPI");
   if (!terrain_reader_peek_bytes (&reader, self->file_size, &all, error))
     return NULL;
@@ -1233,6 +1229,45 @@ terrain_hpi_archive_save_to_bytes (TerrainDocument  *document,
   return terrain_writer_finish (&writer, error);
 }
 
+/* Where a file's directory entry is in the file; -1 when it is inside a
+ * compressed version 2 directory block. */
+static gint64
+entry_file_offset (TerrainHpiArchive *self,
+                   const HpiFile     *file)
+{
+  if (self->version != HPI_VERSION_2)
+    return g_array_index (self->entries, HpiEntry, file->entry).offset;
+  return self->dir_block.packed ? -1 : (gint64) self->dir_block.offset + file->record_offset;
+}
+
+/* Decodes a version 2 file and checks it against its entry's checksum of
+ * the decoded file (four byte-wise sums): a mismatch means the file or its
+ * entry changed. */
+static gboolean
+check_v2_file (TerrainHpiArchive  *self,
+                   guint               index,
+                   GError            **error)
+{
+  const HpiFile *file = get_file (self, index);
+  g_autoptr(GBytes) bytes = terrain_hpi_archive_read_file (self, index, error);
+  gsize size;
+  const guint8 *data;
+  guint32 sum;
+
+  if (bytes == NULL)
+    return FALSE;
+  data = g_bytes_get_data (bytes, &size);
+  sum = terrain_hpi_v2_checksum (data, size);
+  if (sum == file->checksum)
+    return TRUE;
+  g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+               "HPI directory: \"%s\" (entry at byte %u of the directory block) records "
+               "checksum 0x%08x; the decoded file's is 0x%08x", file->path, file->record_offset,
+               file->checksum, sum);
+  terrain_error_ensure_utf8 (error);
+  return FALSE;
+}
+
 static GPtrArray *
 terrain_hpi_archive_validate (TerrainDocument *document)
 {
@@ -1250,14 +1285,16 @@ terrain_hpi_archive_validate (TerrainDocument *document)
           repeated++ < MAX_ISSUES)
         g_ptr_array_add (issues,
                          terrain_issue_new (TERRAIN_SEVERITY_WARNING, "HPI directory",
-                                            g_array_index (self->entries, HpiEntry,
-                                                           file->entry).offset,
-                                            i, "\"%s\" repeats the path of file %u (paths are "
+                                            entry_file_offset (self, file), i,
+                                            "\"%s\" repeats the path of file %u (paths are "
                                             "case-insensitive); lookups find the first",
                                             file->path, first));
 
-      /* Decoded a chunk at a time: validation holds no whole file. */
-      if (!check_file (self, i, &error) && bad++ < MAX_ISSUES)
+      /* Version 1 files are decoded a chunk at a time, so that validation
+       * holds no whole file; a version 2 file is one chunk. */
+      if (!(self->version == HPI_VERSION_2 ? check_v2_file (self, i, &error)
+                                           : check_file (self, i, &error)) &&
+          bad++ < MAX_ISSUES)
         g_ptr_array_add (issues,
                          terrain_issue_new (TERRAIN_SEVERITY_WARNING, "HPI",
                                             file->data_offset, i, "%s", error->message));
@@ -1284,14 +1321,19 @@ terrain_hpi_archive_describe (TerrainDocument *document)
   json_builder_add_int_value (builder, (gint64) self->file_size);
   json_builder_set_member_name (builder, "version");
   json_builder_add_int_value (builder, self->version);
-  json_builder_set_member_name (builder, "key");
-  json_builder_add_int_value (builder, self->key);
-  json_builder_set_member_name (builder, "directory_start");
-  json_builder_add_int_value (builder, self->directory_start);
-  json_builder_set_member_name (builder, "directory_end");
-  json_builder_add_int_value (builder, self->directory_end);
-  json_builder_set_member_name (builder, "directories");
-  json_builder_add_int_value (builder, self->directories->len - 1);
+  if (self->version == HPI_VERSION_2)
+    terrain_hpi_archive_describe_v2 (self, builder);
+  else
+    {
+      json_builder_set_member_name (builder, "key");
+      json_builder_add_int_value (builder, self->key);
+      json_builder_set_member_name (builder, "directory_start");
+      json_builder_add_int_value (builder, self->directory_start);
+      json_builder_set_member_name (builder, "directory_end");
+      json_builder_add_int_value (builder, self->directory_end);
+      json_builder_set_member_name (builder, "directories");
+      json_builder_add_int_value (builder, self->directories->len - 1);
+    }
   json_builder_set_member_name (builder, "files");
   json_builder_add_int_value (builder, self->files->len);
   json_builder_set_member_name (builder, "entries");
@@ -1312,6 +1354,13 @@ terrain_hpi_archive_describe (TerrainDocument *document)
       json_builder_add_int_value (builder, (gint64) (file->data_end - file->data_offset));
       json_builder_set_member_name (builder, "offset");
       json_builder_add_int_value (builder, file->data_offset);
+      if (self->version == HPI_VERSION_2)
+        {
+          json_builder_set_member_name (builder, "date");
+          json_builder_add_int_value (builder, file->date);
+          json_builder_set_member_name (builder, "checksum");
+          json_builder_add_int_value (builder, file->checksum);
+        }
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -1328,6 +1377,8 @@ terrain_hpi_archive_describe_offset (TerrainDocument *document,
 {
   TerrainHpiArchive *self = TERRAIN_HPI_ARCHIVE (document);
 
+  if (self->version == HPI_VERSION_2)
+    return terrain_hpi_archive_describe_offset_v2 (self, offset);
   if (offset < HPI_HEADER_SIZE)
     return g_strdup ("header");
   if (offset < self->directory_start)
@@ -1394,6 +1445,7 @@ terrain_hpi_archive_finalize (GObject *object)
   g_clear_pointer (&self->directories, g_array_unref);
   g_clear_pointer (&self->entries, g_array_unref);
   g_clear_pointer (&self->files, g_array_unref);
+  terrain_hpi_archive_clear_v2 (self);
   g_clear_pointer (&self->source, g_bytes_unref);
 
   G_OBJECT_CLASS (terrain_hpi_archive_parent_class)->finalize (object);

@@ -60,6 +60,8 @@ TerrainHpiArchive    *terrain_hpi_archive_new_from_file    (GFile               
                                                             GCancellable         *cancellable,
                                                             GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
+guint32               terrain_hpi_archive_get_version      (TerrainHpiArchive    *self);
+TERRAIN_AVAILABLE_IN_ALL
 guint32               terrain_hpi_archive_get_key          (TerrainHpiArchive    *self);
 TERRAIN_AVAILABLE_IN_ALL
 guint                 terrain_hpi_archive_get_n_files      (TerrainHpiArchive    *self);

@@ -194,8 +194,8 @@ archive_entry (TerrainHpiArchive     *archive,
  *
  * Returns: %TRUE once the archive is on disk; %FALSE with
  *   %TERRAIN_ERROR_INVALID_VALUE when @tnt_path is not a valid archive path,
- *   %TERRAIN_ERROR_NOT_SUPPORTED when the existing archive's key does not
- *   fit in a byte, the reader's error for an existing file that is not a
+ *   %TERRAIN_ERROR_NOT_SUPPORTED when the existing archive is a TA: Kingdoms
+ *   (version 2) archive or its key does not fit in a byte, the reader's error for an existing file that is not a
  *   readable HPI archive, or %TERRAIN_ERROR_IO
  */
 gboolean
@@ -232,6 +232,13 @@ terrain_hpi_save_map (GFile         *archive,
       if (old == NULL)
         {
           g_prefix_error (error, "%s: ", shown);
+          return FALSE;
+        }
+      if (terrain_hpi_archive_get_version (old) != 0x00010000)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                       "%s: a TA: Kingdoms (version 2) archive; the writer writes version 1 "
+                       "archives, which TA: Kingdoms does not read", shown);
           return FALSE;
         }
       if (terrain_hpi_archive_get_key (old) > G_MAXUINT8)

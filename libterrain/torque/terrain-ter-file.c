@@ -134,8 +134,9 @@ parse (TerrainTerFile  *self,
   if (self->version < 1 || self->version > 3)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_UNSUPPORTED_VERSION,
-                   "TER header: version %u at byte offset 0 is not 1, 2 or 3",
-                   self->version);
+                   "TER header: version %u at byte offset 0 is not 1, 2 or 3%s",
+                   self->version, self->version == 7 ? " (version 7 is a Torque3D "
+                   "TerrainFile, TerrainTer7File)" : "");
       return FALSE;
     }
 
