@@ -3,7 +3,8 @@
  * The application: app actions (open, new window, preferences, build
  * atlas, about, quit), their accelerators, files from the command line (one window per
  * file, reusing an empty window), recent files and the shared resources
- * every window draws with: the palette and the feature catalogue, both
+ * every window draws with: the palette, the feature catalogue and the
+ * game files its sprites come from (the feature folders and archives),
  * named in GSettings and reloaded when the settings change. The first
  * activation offers the recovery copies an earlier editor left
  * (terrain-editor-recovery-dialog.c).
@@ -27,6 +28,10 @@ struct _TerrainEditorApplication
   GSettings *settings;
   TerrainPalette *palette;
   TerrainFeatureCatalog *catalog;
+  /* The feature folders and archives as game files (for anims/), and
+   * the sprites drawn from them, made when first asked for. */
+  TerrainGameFiles *game_files;
+  TerrainFeatureSprites *sprites;
   char *palette_error;
   /* --heightmap-format: how heightmaps open (the library's one reader). */
   TerrainHeightmapFormat heightmap_format;
@@ -54,6 +59,19 @@ terrain_editor_application_get_catalog (TerrainEditorApplication *self)
 {
   g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), NULL);
   return self->catalog;
+}
+
+/* The feature sprites of the catalogue's features through the palette,
+ * read from the feature folders' and archives' anims/ (NULL without a
+ * palette). Windows cache their textures per feature name. */
+TerrainFeatureSprites *
+terrain_editor_application_get_feature_sprites (TerrainEditorApplication *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), NULL);
+
+  if (self->sprites == NULL && self->palette != NULL && self->catalog != NULL)
+    self->sprites = terrain_feature_sprites_new (self->game_files, self->catalog, self->palette);
+  return self->sprites;
 }
 
 static void
@@ -89,12 +107,19 @@ load_catalog (TerrainEditorApplication *self)
   g_auto(GStrv) folders = g_settings_get_strv (self->settings, "feature-folders");
 
   g_clear_object (&self->catalog);
+  g_clear_object (&self->game_files);
   self->catalog = terrain_feature_catalog_new ();
+  self->game_files = terrain_game_files_new (NULL);
   for (guint i = 0; folders[i] != NULL; i++)
     {
       g_autoptr(GFile) file = g_file_new_for_path (folders[i]);
       g_autoptr(GError) error = NULL;
+      g_autoptr(GError) files_error = NULL;
       gboolean ok;
+
+      /* The sprites' GAFs: anims/ of the same folders and archives. */
+      if (!terrain_game_files_add (self->game_files, file, NULL, &files_error))
+        g_message ("%s: %s", folders[i], files_error->message);
 
       if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
         ok = terrain_feature_catalog_load_folder (self->catalog, file, NULL, NULL, &error);
@@ -125,6 +150,7 @@ on_settings_changed (TerrainEditorApplication *self,
     load_catalog (self);
   else
     return;
+  g_clear_object (&self->sprites);
   for_each_window_notify (self);
 }
 
@@ -668,6 +694,8 @@ terrain_editor_application_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_pointer (&self->palette, terrain_palette_unref);
   g_clear_object (&self->catalog);
+  g_clear_object (&self->sprites);
+  g_clear_object (&self->game_files);
   g_clear_pointer (&self->palette_error, g_free);
 
   G_OBJECT_CLASS (terrain_editor_application_parent_class)->dispose (object);

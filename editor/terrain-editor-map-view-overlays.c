@@ -72,8 +72,9 @@ map_view_draw_features (TerrainEditorMapView *self,
   map_view_ensure_features (self);
 
   /* Each footprint (its TDF footprintx x footprintz, one cell when no
-   * definition is loaded) filled and outlined at every zoom: green when
-   * known, yellow when not, red when it overlaps another. */
+   * definition is loaded) of a feature without a sprite filled and
+   * outlined at every zoom: green when known, yellow when not, red when
+   * it overlaps another. */
   for (guint i = 0; i < self->placements->len; i++)
     {
       const TerrainTntPlacement *p = &g_array_index (self->placements, TerrainTntPlacement, i);
@@ -85,6 +86,19 @@ map_view_draw_features (TerrainEditorMapView *self,
 
       if (p->x + fw + 1 < x0 || p->x > x1 + 1 || p->y + fh + 1 < y0 || p->y > y1 + 1)
         continue;
+
+      /* A feature drawn as its sprite (terrain-editor-map-view-sprites.c)
+       * keeps only the red outline of an overlap. */
+      if (map_view_feature_sprite (self, name) != NULL)
+        {
+          if (overlap)
+            {
+              cairo_rectangle (cr, p->x, p->y, fw, fh);
+              cairo_set_source_rgb (cr, 1.0, 0.1, 0.1);
+              cairo_stroke (cr);
+            }
+          continue;
+        }
 
       footprint_rectangle (cr, unit, p->x, p->y, fw, fh);
       if (overlap)

@@ -2,8 +2,8 @@
  *
  * The map view's instance structure and what its files share:
  * terrain-editor-map-view.c (the picture, scrolling, input, the class),
- * -overlays.c (the Cairo overlays in map cell units) and -selection.c
- * (the selected feature).
+ * -overlays.c (the Cairo overlays in map cell units), -sprites.c (features
+ * drawn as their GAF sprites) and -selection.c (the selected feature).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +14,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _MapViewSprite MapViewSprite;
+
 struct _TerrainEditorMapView
 {
   GtkWidget parent_instance;
@@ -22,6 +24,10 @@ struct _TerrainEditorMapView
   TerrainPalette *palette;
   TerrainFeatureCatalog *catalog;
   TerrainOtaFile *ota;
+  /* The features' sprites, and their textures by folded feature name
+   * (NULL values: no sprite), terrain-editor-map-view-sprites.c. */
+  TerrainFeatureSprites *sprites;
+  GHashTable *sprite_textures;
   gulong cells_changed_id;
   gulong tiles_changed_id;
   gulong sea_level_id;
@@ -122,6 +128,19 @@ void map_view_draw_grid            (TerrainEditorMapView *self,
 void map_view_draw_start_positions (TerrainEditorMapView *self,
                                     cairo_t              *cr,
                                     double                unit);
+
+/* terrain-editor-map-view-sprites.c */
+const MapViewSprite *map_view_feature_sprite (TerrainEditorMapView *self,
+                                              const char           *name);
+void map_view_clear_sprites        (TerrainEditorMapView *self);
+void map_view_snapshot_sprites     (TerrainEditorMapView *self,
+                                    GtkSnapshot          *snapshot,
+                                    TerrainTntMap        *map,
+                                    double                h,
+                                    double                v,
+                                    double                scale,
+                                    int                   width,
+                                    int                   height);
 
 /* terrain-editor-map-view-selection.c */
 void map_view_check_selection      (TerrainEditorMapView *self);

@@ -848,6 +848,8 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
 
   /* Overlays in cell units, over the visible cells only. */
   scale = self->zoom * self->cell_pixels;
+  if (map != NULL && self->show_features)
+    map_view_snapshot_sprites (self, snapshot, map, h, v, scale, width, height);
   unit = 1.0 / scale;
   x0 = (guint) MAX (0, floor (h / scale));
   y0 = (guint) MAX (0, floor (v / scale));
@@ -1355,6 +1357,7 @@ terrain_editor_map_view_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_pointer (&self->palette, terrain_palette_unref);
   g_clear_object (&self->catalog);
+  map_view_clear_sprites (self);
   g_clear_object (&self->ota);
   g_clear_object (&self->texture);
   invalidate_features (self);

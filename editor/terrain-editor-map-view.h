@@ -58,6 +58,10 @@ void             terrain_editor_map_view_set_palette      (TerrainEditorMapView 
                                                            TerrainPalette        *palette);
 void             terrain_editor_map_view_set_catalog      (TerrainEditorMapView  *self,
                                                            TerrainFeatureCatalog *catalog);
+void             terrain_editor_map_view_set_sprites      (TerrainEditorMapView  *self,
+                                                           TerrainFeatureSprites *sprites);
+gboolean         terrain_editor_map_view_has_sprite       (TerrainEditorMapView  *self,
+                                                           const char            *name);
 void             terrain_editor_map_view_set_ota          (TerrainEditorMapView  *self,
                                                            TerrainOtaFile        *ota);
 TerrainOtaFile  *terrain_editor_map_view_get_ota          (TerrainEditorMapView  *self);

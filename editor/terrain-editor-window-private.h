@@ -129,6 +129,7 @@ gboolean window_execute (TerrainEditorWindow *self,
 TerrainEditorApplication * window_get_app (TerrainEditorWindow *self);
 TerrainFeatureCatalog * window_get_catalog (TerrainEditorWindow *self);
 TerrainPalette * window_get_palette (TerrainEditorWindow *self);
+TerrainFeatureSprites * window_get_sprites (TerrainEditorWindow *self);
 TerrainTntMap * window_get_tnt (TerrainEditorWindow *self);
 void window_on_sea_level_notify (TerrainEditorWindow *self);
 void window_show_info (TerrainEditorWindow *self,

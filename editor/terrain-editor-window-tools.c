@@ -403,6 +403,15 @@ describe_feature (TerrainEditorWindow *self,
     g_string_append_printf (text, _("Category: %s\n"), terrain_feature_definition_get_category (definition));
   if (terrain_feature_definition_get_description (definition) != NULL)
     g_string_append_printf (text, _("Description: %s\n"), terrain_feature_definition_get_description (definition));
+  if (window_get_sprites (self) != NULL)
+    {
+      g_autoptr(TerrainFeatureSprite) sprite = terrain_feature_sprites_lookup (window_get_sprites (self), name, NULL);
+
+      if (sprite != NULL)
+        /* TRANSLATORS: the GAF path and the entry of a feature's sprite */
+        g_string_append_printf (text, _("Sprite: %s, entry “%s”\n"), terrain_feature_sprite_get_path (sprite),
+                                terrain_feature_sprite_get_entry (sprite));
+    }
   g_string_append_printf (text, _("TDF: %s, section [%s]\n"),
                           terrain_feature_definition_get_origin (definition) ?: _("(unknown file)"),
                           terrain_feature_definition_get_name (definition));

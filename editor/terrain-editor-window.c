@@ -71,6 +71,14 @@ window_get_palette (TerrainEditorWindow *self)
   return app != NULL ? terrain_editor_application_get_palette (app) : NULL;
 }
 
+TerrainFeatureSprites *
+window_get_sprites (TerrainEditorWindow *self)
+{
+  TerrainEditorApplication *app = window_get_app (self);
+
+  return app != NULL ? terrain_editor_application_get_feature_sprites (app) : NULL;
+}
+
 TerrainFeatureCatalog *
 window_get_catalog (TerrainEditorWindow *self)
 {
@@ -320,6 +328,7 @@ window_set_document (TerrainEditorWindow *self,
 
   terrain_editor_map_view_set_palette (self->map_view, window_get_palette (self));
   terrain_editor_map_view_set_catalog (self->map_view, window_get_catalog (self));
+  terrain_editor_map_view_set_sprites (self->map_view, window_get_sprites (self));
   terrain_editor_map_view_set_ota (self->map_view, ota);
   terrain_editor_map_view_set_document (self->map_view, document);
   terrain_editor_map_view_set_selection (self->map_view, FALSE, 0, 0);
@@ -607,6 +616,7 @@ terrain_editor_window_reload_resources (TerrainEditorWindow *self)
 
   terrain_editor_map_view_set_palette (self->map_view, window_get_palette (self));
   terrain_editor_map_view_set_catalog (self->map_view, window_get_catalog (self));
+  terrain_editor_map_view_set_sprites (self->map_view, window_get_sprites (self));
   if (self->gl_view != NULL)
     terrain_editor_gl_view_set_palette (TERRAIN_EDITOR_GL_VIEW (self->gl_view), window_get_palette (self));
   window_fill_features (self);

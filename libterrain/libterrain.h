@@ -40,6 +40,7 @@
 # include "ta/terrain-feature-catalog.h"
 # include "ta/terrain-gaf-archive.h"
 # include "ta/terrain-gaf-writer.h"
+# include "ta/terrain-feature-sprites.h"
 # include "ta/terrain-tnt-preview.h"
 # include "ta/terrain-tnt-unpack.h"
 # include "atlas/terrain-quadtree.h"

@@ -3,7 +3,9 @@
  * A flat generated map and a TDF of a 2x2 rock in a feature folder: a
  * feature moved and the move undone leaves no selection frame behind
  * (the selection is the map view's, dropped when its feature goes); the
- * brush's Falloff control starts at Smooth, as the .ui says.
+ * brush's Falloff control starts at Smooth, as the .ui says. With a
+ * palette and a GAF under the feature folder's anims/, a feature is drawn
+ * as its sprite where the game draws it.
  * G_DEBUG=fatal-warnings is set by the suite; TERRAIN_EDITOR_SCREENSHOT_DIR
  * keeps screenshots.
  *
@@ -26,16 +28,70 @@ TerrainEditorApplication *app;
 #define MAP_W 64
 #define MAP_H 48
 
+/* The palette index of the sprite's colour, and that colour. */
+#define SPRITE_INDEX 200
+#define SPRITE_R 200
+#define SPRITE_G 40
+#define SPRITE_B 160
+
 typedef struct
 {
   char  *dir;
   char  *map_path;
+  char  *palette_path;
   GFile *map_file;
 } Fixture;
 
+/* Rock1 has a sprite (anims/rocks.gaf, entry rock1); Bush1 none. */
 static const char rocks_tdf[] =
   "[Rock1]\n{\n\tworld=greenworld;\n\tdescription=Big rock;\n\tcategory=rocks;\n"
-  "\tfootprintx=2;\n\tfootprintz=2;\n\tmetal=12;\n\tenergy=3;\n\treclaimable=1;\n}\n";
+  "\tfilename=Rocks;\n\tseqname=rock1;\n"
+  "\tfootprintx=2;\n\tfootprintz=2;\n\tmetal=12;\n\tenergy=3;\n\treclaimable=1;\n}\n"
+  "[Bush1]\n{\n\tworld=greenworld;\n\tdescription=Small bush;\n\tcategory=plants;\n"
+  "\tfootprintx=1;\n\tfootprintz=1;\n}\n";
+
+/* anims/rocks.gaf: entry rock1, one 24x20 frame of SPRITE_INDEX, its
+ * corners transparent (index 0), its origin at (12, 18). */
+static void
+write_gaf (const char *dir)
+{
+  g_autoptr(TerrainGafWriter) writer = terrain_gaf_writer_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *anims = g_build_filename (dir, "anims", NULL);
+  g_autofree char *path = g_build_filename (anims, "ROCKS.GAF", NULL);
+  guint8 pixels[24 * 20];
+
+  memset (pixels, SPRITE_INDEX, sizeof pixels);
+  pixels[0] = pixels[23] = pixels[24 * 19] = pixels[24 * 20 - 1] = 0;
+  g_assert_true (terrain_gaf_writer_add_entry (writer, "rock1", &error));
+  g_assert_true (terrain_gaf_writer_add_frame (writer, pixels, 24, 20, 12, 18, 0, TRUE, &error));
+  bytes = terrain_gaf_writer_finish (writer, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (anims, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                                      &error));
+  g_assert_no_error (error);
+}
+
+/* A grey ramp (index 0 black), SPRITE_INDEX the sprite's colour. */
+static void
+write_palette (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  guint8 pal[1024];
+
+  for (guint i = 0; i < 256; i++)
+    {
+      pal[4 * i] = pal[4 * i + 1] = pal[4 * i + 2] = (guint8) (i / 2);
+      pal[4 * i + 3] = 0;
+    }
+  pal[4 * SPRITE_INDEX] = SPRITE_R;
+  pal[4 * SPRITE_INDEX + 1] = SPRITE_G;
+  pal[4 * SPRITE_INDEX + 2] = SPRITE_B;
+  g_assert_true (g_file_set_contents (path, (const char *) pal, sizeof pal, &error));
+  g_assert_no_error (error);
+}
 
 static void
 fixture_setup (Fixture       *f,
@@ -61,6 +117,9 @@ fixture_setup (Fixture       *f,
   tdf_path = g_build_filename (f->dir, "rocks.tdf", NULL);
   g_assert_true (g_file_set_contents (tdf_path, rocks_tdf, -1, &error));
   g_assert_no_error (error);
+  write_gaf (f->dir);
+  f->palette_path = g_build_filename (f->dir, "PALETTE.PAL", NULL);
+  write_palette (f->palette_path);
   folders[0] = f->dir;
   g_settings_set_strv (terrain_editor_application_get_settings (app), "feature-folders", folders);
 }
@@ -70,9 +129,11 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   g_settings_reset (terrain_editor_application_get_settings (app), "feature-folders");
+  g_settings_reset (terrain_editor_application_get_settings (app), "palette-path");
   terrain_test_remove_tree (f->dir);
   g_clear_object (&f->map_file);
   g_free (f->map_path);
+  g_free (f->palette_path);
   g_free (f->dir);
 }
 
@@ -257,6 +318,407 @@ test_brush_falloff_default (Fixture       *f,
   close_window (window);
 }
 
+static gboolean
+is_sprite (const guint8 *p)
+{
+  /* B8G8R8A8 */
+  return ABS (p[2] - SPRITE_R) < 12 && ABS (p[1] - SPRITE_G) < 12 && ABS (p[0] - SPRITE_B) < 12;
+}
+
+static gboolean
+is_green (const guint8 *p)
+{
+  return p[1] > p[0] + 40 && p[1] > p[2] + 40;
+}
+
+/* The centre of the view's pixels matching @match, and how many. */
+static guint
+find_pixels (GtkWidget *view,
+             gboolean (*match) (const guint8 *p),
+             double    *wx,
+             double    *wy)
+{
+  g_autoptr(GdkTexture) texture = render_widget (view);
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint8 *pixels = g_malloc ((gsize) width * height * 4);
+  double sx = 0, sy = 0;
+  guint n = 0;
+
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      if (match (pixels + ((gsize) y * width + x) * 4))
+        {
+          sx += x + 0.5;
+          sy += y + 0.5;
+          n++;
+        }
+  if (n > 0)
+    {
+      *wx = sx / n;
+      *wy = sy / n;
+    }
+  return n;
+}
+
+/* With the palette and the feature folder's anims/rocks.gaf, Rock1 is
+ * drawn as its sprite where the game draws it (its origin on the centre
+ * of its footprint lifted by half the ground height) and not as a
+ * footprint; Bush1, which names no GAF, keeps its green footprint.
+ * Properties names the sprite's GAF and entry. Without a palette (no
+ * sprites can be drawn) Rock1 is a footprint again. */
+static void
+test_sprites (Fixture       *f,
+              gconstpointer  data)
+{
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  TerrainTntMap *map;
+  double wx = 0, wy = 0, cx, cy;
+  guint n;
+  const char *text;
+
+  g_settings_set_string (settings, "palette-path", f->palette_path);
+  window = open_shown (f);
+  view = map_view (window);
+  map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "features");
+  gtk_editable_set_text (GTK_EDITABLE (child (window, "feature_entry")), "Rock1");
+  click (view, 10.5, 10.5);
+  gtk_editable_set_text (GTK_EDITABLE (child (window, "feature_entry")), "Bush1");
+  click (view, 20.5, 10.5);
+  gtk_editable_set_text (GTK_EDITABLE (child (window, "feature_entry")), "");
+  terrain_editor_map_view_set_selection (view, FALSE, 0, 0);
+  g_assert_cmpstr (terrain_tnt_map_get_feature_name (map, terrain_tnt_map_get_cell_feature (map, 20, 10)), ==,
+                   "Bush1");
+  g_assert_true (terrain_editor_map_view_has_sprite (view, "rock1"));
+  g_assert_false (terrain_editor_map_view_has_sprite (view, "Bush1"));
+
+  /* 16 screen pixels a cell: the 24x20 sprite is 24x20 pixels. */
+  terrain_editor_map_view_set_zoom (view, 1.0);
+  terrain_editor_map_view_center_on (view, 16, 10);
+  iterate (100);
+  n = find_pixels (GTK_WIDGET (view), is_sprite, &wx, &wy);
+  g_test_message ("sprite: %u pixels about %.1f, %.1f", n, wx, wy);
+  g_assert_cmpuint (n, >=, 24 * 20 - 4 - 40);
+  g_assert_cmpuint (n, <=, 24 * 20);
+  /* Anchor (10 * 16 + 16, 10 * 16 + 16 - 100 / 2) = (176, 126) map pixels;
+   * the frame's centre is (176, 126 - 18 + 10) = (176, 118): cell (11, 7.375). */
+  terrain_editor_map_view_cell_at (view, wx, wy, &cx, &cy);
+  g_assert_cmpfloat_with_epsilon (cx, 11.0, 0.1);
+  g_assert_cmpfloat_with_epsilon (cy, 7.375, 0.1);
+  /* Only Bush1's footprint (one cell, 16x16 pixels) is green. */
+  n = find_pixels (GTK_WIDGET (view), is_green, &wx, &wy);
+  g_assert_cmpuint (n, >, 100);
+  g_assert_cmpuint (n, <=, 18 * 18);
+  terrain_editor_map_view_cell_at (view, wx, wy, &cx, &cy);
+  g_assert_cmpfloat_with_epsilon (cx, 20.5, 0.2);
+  g_assert_cmpfloat_with_epsilon (cy, 10.5, 0.2);
+
+  /* Selected, Properties names the sprite. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "inspect");
+  click (view, 11.5, 11.5);
+  text = gtk_label_get_text (GTK_LABEL (child (window, "properties_label")));
+  g_assert_nonnull (strstr (text, "Sprite: anims/rocks.gaf, entry “rock1”"));
+
+  /* Without a palette no sprite: Rock1's 2x2 footprint is green again. */
+  g_settings_reset (settings, "palette-path");
+  iterate (200);
+  g_assert_false (terrain_editor_map_view_has_sprite (view, "Rock1"));
+  terrain_editor_map_view_zoom_to_fit (view);
+  iterate (100);
+  g_assert_cmpuint (find_pixels (GTK_WIDGET (view), is_sprite, &wx, &wy), ==, 0);
+  close_window (window);
+}
+
+/* The palette index nearest to a colour. */
+static guint8
+nearest (TerrainPalette *palette,
+         int             r,
+         int             g,
+         int             b)
+{
+  guint best = 0, best_d = G_MAXUINT;
+
+  /* 0-9 and 246-255 are the game's reserved and team colours. */
+  for (guint i = 10; i < 246; i++)
+    {
+      guint8 pr, pg, pb;
+      guint d;
+
+      terrain_palette_get_color (palette, (guint8) i, &pr, &pg, &pb);
+      d = (pr - r) * (pr - r) + (pg - g) * (pg - g) + (pb - b) * (pb - b);
+      if (d < best_d)
+        {
+          best = i;
+          best_d = d;
+        }
+    }
+  return (guint8) best;
+}
+
+/* A shaded blob: an ellipse centred at (@cx, @cy) of radii @rx, @ry in
+ * @rgb, lighter at its top left, darker at its bottom right. */
+static void
+paint_blob (guint8         *pixels,
+            guint           width,
+            guint           height,
+            TerrainPalette *palette,
+            double          cx,
+            double          cy,
+            double          rx,
+            double          ry,
+            const int       rgb[3])
+{
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      {
+        double dx = (x + 0.5 - cx) / rx, dy = (y + 0.5 - cy) / ry;
+        double light;
+
+        if (dx * dx + dy * dy > 1.0)
+          continue;
+        light = 1.15 - 0.35 * (dx + dy) - 0.25 * (dx * dx + dy * dy);
+        pixels[y * width + x] = nearest (palette, (int) CLAMP (rgb[0] * light, 0, 255),
+                                         (int) CLAMP (rgb[1] * light, 0, 255),
+                                         (int) CLAMP (rgb[2] * light, 0, 255));
+      }
+}
+
+/* anims/testfeatures.gaf in @dir: made-up sprites in the TA palette (no
+ * game GAF may be copied into the tests): a tree, a bush, a metal rock, a
+ * rock spire and a vent. */
+static void
+write_ban_features (const char     *dir,
+                    TerrainPalette *palette)
+{
+  static const char tdf[] =
+    "[Tree3]\n{\n\tworld=greenworld;\n\tcategory=trees;\n\tfilename=testfeatures;\n\tseqname=tree;\n"
+    "\tfootprintx=1;\n\tfootprintz=1;\n\tenergy=250;\n}\n"
+    "[Lush03]\n{\n\tworld=lush;\n\tcategory=plants;\n\tfilename=testfeatures;\n\tseqname=bush;\n"
+    "\tfootprintx=1;\n\tfootprintz=1;\n}\n"
+    "[Lush04]\n{\n\tworld=lush;\n\tcategory=plants;\n\tfilename=testfeatures;\n\tseqname=bush;\n"
+    "\tfootprintx=1;\n\tfootprintz=1;\n}\n"
+    "[Lush05]\n{\n\tworld=lush;\n\tcategory=trees;\n\tfilename=testfeatures;\n\tseqname=tree;\n"
+    "\tfootprintx=1;\n\tfootprintz=1;\n}\n"
+    "[RockMetal1]\n{\n\tworld=greenworld;\n\tcategory=rocks;\n\tfilename=testfeatures;\n\tseqname=metal;\n"
+    "\tfootprintx=2;\n\tfootprintz=2;\n\tmetal=20;\n}\n"
+    "[RockMetal2]\n{\n\tworld=greenworld;\n\tcategory=rocks;\n\tfilename=testfeatures;\n\tseqname=metal;\n"
+    "\tfootprintx=2;\n\tfootprintz=2;\n\tmetal=20;\n}\n"
+    "[RockMetal3]\n{\n\tworld=greenworld;\n\tcategory=rocks;\n\tfilename=testfeatures;\n\tseqname=metal;\n"
+    "\tfootprintx=2;\n\tfootprintz=2;\n\tmetal=20;\n}\n"
+    "[Rock Spire 1]\n{\n\tworld=rocky;\n\tcategory=spires;\n\tfilename=testfeatures;\n\tseqname=spire;\n"
+    "\tfootprintx=2;\n\tfootprintz=2;\n}\n"
+    "[Rock Spire 2]\n{\n\tworld=rocky;\n\tcategory=spires;\n\tfilename=testfeatures;\n\tseqname=spire;\n"
+    "\tfootprintx=2;\n\tfootprintz=2;\n}\n"
+    "[Rock Spire 3]\n{\n\tworld=rocky;\n\tcategory=spires;\n\tfilename=testfeatures;\n\tseqname=spire;\n"
+    "\tfootprintx=2;\n\tfootprintz=2;\n}\n"
+    "[EGSpire8]\n{\n\tworld=rocky;\n\tcategory=spires;\n\tfilename=testfeatures;\n\tseqname=spire;\n"
+    "\tfootprintx=2;\n\tfootprintz=2;\n}\n"
+    "[PGVent02]\n{\n\tworld=greenworld;\n\tcategory=vents;\n\tfilename=testfeatures;\n\tseqname=vent;\n"
+    "\tfootprintx=2;\n\tfootprintz=2;\n\tgeothermal=1;\n}\n";
+  static const int leaf[3] = { 40, 120, 30 }, bush[3] = { 70, 140, 40 }, trunk[3] = { 90, 60, 30 };
+  static const int stone[3] = { 130, 125, 115 }, spire[3] = { 150, 120, 90 }, vent[3] = { 60, 50, 45 };
+  static const int glow[3] = { 240, 140, 40 }, ore[3] = { 230, 230, 240 };
+  g_autoptr(TerrainGafWriter) writer = terrain_gaf_writer_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *anims = g_build_filename (dir, "anims", NULL);
+  g_autofree char *gaf_path = g_build_filename (anims, "testfeatures.gaf", NULL);
+  g_autofree char *tdf_path = g_build_filename (dir, "testfeatures.tdf", NULL);
+  guint8 pixels[48 * 48];
+
+  /* tree: a trunk under a round crown, 28x36, origin at the trunk's foot */
+  memset (pixels, 0, sizeof pixels);
+  for (guint y = 22; y < 36; y++)
+    for (guint x = 12; x < 16; x++)
+      pixels[y * 28 + x] = nearest (palette, trunk[0], trunk[1], trunk[2]);
+  paint_blob (pixels, 28, 36, palette, 14, 13, 13, 12, leaf);
+  g_assert_true (terrain_gaf_writer_add_entry (writer, "tree", &error));
+  g_assert_true (terrain_gaf_writer_add_frame (writer, pixels, 28, 36, 14, 34, 0, TRUE, &error));
+  /* bush: 18x14 */
+  memset (pixels, 0, sizeof pixels);
+  paint_blob (pixels, 18, 14, palette, 9, 7, 9, 7, bush);
+  g_assert_true (terrain_gaf_writer_add_entry (writer, "bush", &error));
+  g_assert_true (terrain_gaf_writer_add_frame (writer, pixels, 18, 14, 9, 10, 0, TRUE, &error));
+  /* metal: a grey rock with white ore, 32x24 */
+  memset (pixels, 0, sizeof pixels);
+  paint_blob (pixels, 32, 24, palette, 16, 12, 16, 11, stone);
+  for (guint i = 0; i < 9; i++)
+    pixels[(6 + (i * 5) % 12) * 32 + 7 + (i * 7) % 18] = nearest (palette, ore[0], ore[1], ore[2]);
+  g_assert_true (terrain_gaf_writer_add_entry (writer, "metal", &error));
+  g_assert_true (terrain_gaf_writer_add_frame (writer, pixels, 32, 24, 16, 16, 0, TRUE, &error));
+  /* spire: a tall narrowing rock, 24x48 */
+  memset (pixels, 0, sizeof pixels);
+  for (guint y = 0; y < 48; y++)
+    {
+      double half = 2 + 10.0 * y / 47;
+
+      for (guint x = 0; x < 24; x++)
+        if (ABS (x + 0.5 - 12) <= half)
+          {
+            double light = 1.2 - 0.5 * (x + 0.5 - 12 + half) / (2 * half);
+
+            pixels[y * 24 + x] = nearest (palette, (int) (spire[0] * light), (int) (spire[1] * light),
+                                          (int) (spire[2] * light));
+          }
+    }
+  g_assert_true (terrain_gaf_writer_add_entry (writer, "spire", &error));
+  g_assert_true (terrain_gaf_writer_add_frame (writer, pixels, 24, 48, 12, 42, 0, TRUE, &error));
+  /* vent: a dark crater with a glowing core, 28x18 */
+  memset (pixels, 0, sizeof pixels);
+  paint_blob (pixels, 28, 18, palette, 14, 9, 14, 9, vent);
+  paint_blob (pixels, 28, 18, palette, 14, 9, 6, 4, glow);
+  g_assert_true (terrain_gaf_writer_add_entry (writer, "vent", &error));
+  g_assert_true (terrain_gaf_writer_add_frame (writer, pixels, 28, 18, 14, 9, 0, TRUE, &error));
+  bytes = terrain_gaf_writer_finish (writer, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_mkdir_with_parents (anims, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (gaf_path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                                      &error));
+  g_assert_true (g_file_set_contents (tdf_path, tdf, -1, &error));
+  g_assert_no_error (error);
+}
+
+/* ban.tnt (corpus) with the TA palette and made-up sprites for its twelve
+ * features: every placed feature is drawn as its sprite, none as a
+ * footprint; the screenshot is docs/screenshots/editor-feature-sprites.png. */
+static void
+test_sprites_ban (void)
+{
+  g_autofree char *map_path = terrain_test_corpus_path ("ta/maps/ban.tnt");
+  g_autofree char *palette_path = terrain_test_corpus_path ("ta/PALETTE.PAL");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-editor-features-ban-XXXXXX", &error);
+  g_autoptr(GFile) palette_file = NULL;
+  g_autoptr(TerrainPalette) palette = NULL;
+  g_autoptr(GFile) map_file = NULL;
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  const char *folders[2] = { dir, NULL };
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  TerrainTntMap *map;
+  g_autoptr(GArray) placements = NULL;
+  double sx = 0, sy = 0;
+  gint64 deadline;
+
+  g_assert_no_error (error);
+  if (map_path == NULL || palette_path == NULL)
+    {
+      g_test_skip ("ban.tnt or PALETTE.PAL is not in the corpus");
+      return;
+    }
+  palette_file = g_file_new_for_path (palette_path);
+  palette = terrain_palette_new_from_file (palette_file, NULL, &error);
+  g_assert_no_error (error);
+  write_ban_features (dir, palette);
+  g_settings_set_strv (settings, "feature-folders", folders);
+  g_settings_set_string (settings, "palette-path", palette_path);
+
+  map_file = g_file_new_for_path (map_path);
+  window = open_and_wait (map_file);
+  view = map_view (window);
+  g_object_set (window, "show-grid", FALSE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (terrain_editor_map_view_get_picture (view) != TERRAIN_EDITOR_MAP_PICTURE_FULL
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (terrain_editor_map_view_get_picture (view), ==, TERRAIN_EDITOR_MAP_PICTURE_FULL);
+
+  map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  placements = terrain_tnt_map_list_placements (map);
+  g_test_message ("%u placed features", placements->len);
+  g_assert_cmpuint (placements->len, >, 0);
+  for (guint i = 0; i < terrain_tnt_map_get_n_features (map); i++)
+    g_assert_true (terrain_editor_map_view_has_sprite (view, terrain_tnt_map_get_feature_name (map, i)));
+
+  /* Where the features are densest: the 40x30-cell block holding most. */
+  {
+    guint best = 0;
+
+    for (guint by = 0; by + 30 <= terrain_tnt_map_get_height (map); by += 10)
+      for (guint bx = 0; bx + 40 <= terrain_tnt_map_get_width (map); bx += 10)
+        {
+          guint n = 0;
+
+          for (guint i = 0; i < placements->len; i++)
+            {
+              const TerrainTntPlacement *p = &g_array_index (placements, TerrainTntPlacement, i);
+
+              n += p->x >= bx && p->x < bx + 40 && p->y >= by && p->y < by + 30;
+            }
+          if (n > best)
+            {
+              best = n;
+              sx = bx + 20;
+              sy = by + 15;
+            }
+        }
+    g_test_message ("%u features about cell %.0f, %.0f", best, sx, sy);
+  }
+  terrain_editor_map_view_set_zoom (view, 0.75);
+  terrain_editor_map_view_center_on (view, sx, sy);
+  iterate (300);
+  /* The placed feature nearest the centre, selected, in Properties. */
+  {
+    const TerrainTntPlacement *nearest_p = NULL;
+    double best = G_MAXDOUBLE;
+    const char *text;
+
+    for (guint i = 0; i < placements->len; i++)
+      {
+        const TerrainTntPlacement *p = &g_array_index (placements, TerrainTntPlacement, i);
+        double d = (p->x - sx) * (p->x - sx) + (p->y - sy) * (p->y - sy);
+
+        if (d < best)
+          {
+            best = d;
+            nearest_p = p;
+          }
+      }
+    click (view, nearest_p->x + 0.5, nearest_p->y + 0.5);
+    g_assert_true (terrain_editor_map_view_get_selection (view, NULL, NULL));
+    text = gtk_label_get_text (GTK_LABEL (child (window, "properties_label")));
+    g_assert_nonnull (strstr (text, "Sprite: anims/testfeatures.gaf"));
+    gtk_notebook_set_current_page (GTK_NOTEBOOK (child (window, "side_notebook")), 4);
+    iterate (200);
+  }
+  save_screenshot (GTK_WIDGET (window), "editor-feature-sprites.png");
+  /* The sprites change the picture: it differs from the one without
+   * features in many pixels. */
+  {
+    g_autoptr(GdkTexture) with = render_widget (GTK_WIDGET (view));
+    g_autoptr(GdkTexture) without = NULL;
+    int width = gdk_texture_get_width (with), height = gdk_texture_get_height (with);
+    g_autofree guint8 *a = g_malloc ((gsize) width * height * 4);
+    g_autofree guint8 *b = g_malloc ((gsize) width * height * 4);
+    guint differ = 0;
+
+    g_object_set (window, "show-features", FALSE, NULL);
+    iterate (100);
+    without = render_widget (GTK_WIDGET (view));
+    g_assert_cmpint (gdk_texture_get_width (without), ==, width);
+    gdk_texture_download (with, a, (gsize) width * 4);
+    gdk_texture_download (without, b, (gsize) width * 4);
+    for (gsize i = 0; i < (gsize) width * height; i++)
+      if (memcmp (a + 4 * i, b + 4 * i, 3) != 0)
+        differ++;
+    g_test_message ("%u pixels differ with the sprites", differ);
+    g_assert_cmpuint (differ, >, 2000);
+    g_object_set (window, "show-features", TRUE, NULL);
+  }
+
+  close_window (window);
+  g_settings_reset (settings, "feature-folders");
+  g_settings_reset (settings, "palette-path");
+  terrain_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -267,6 +729,9 @@ main (int    argc,
 
   g_test_add ("/Terrain/Editor/Features/undo-move-drops-selection", Fixture, NULL,
               fixture_setup, test_undo_move_drops_selection, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Features/sprites", Fixture, NULL,
+              fixture_setup, test_sprites, fixture_teardown);
+  terrain_test_add_corpus_func ("/Terrain/Editor/Features/sprites-ban", test_sprites_ban);
   g_test_add ("/Terrain/Editor/Features/brush-falloff-default", Fixture, NULL,
               fixture_setup, test_brush_falloff_default, fixture_teardown);
   status = g_test_run ();

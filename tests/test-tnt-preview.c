@@ -4,7 +4,8 @@
  *
  * A 16x16-cell map over a made-up install folder: a feature TDF, a GAF
  * sprite built with TerrainGafWriter and a palette, all written in code.
- * Every mark is checked at the pixel where the anchor rule puts it.
+ * Every mark is checked at the pixel where the anchor rule puts it; the
+ * feature sprite API the preview draws with is checked on its own.
  */
 
 #include "config.h"
@@ -406,6 +407,95 @@ test_cli (Fixture       *f,
   }
 }
 
+/* The sprite API the preview and the editor draw with: Tree1's frame
+ * through the palette, its origin, footprint and GAF, placed on its
+ * anchor as the preview places it; the features without a sprite fail
+ * with an error that says why, and the same error a second time. */
+static void
+test_sprites (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainFeatureSprites) sprites = terrain_feature_sprites_new (f->files, f->catalog, f->palette);
+  g_autoptr(TerrainFeatureSprites) no_files = terrain_feature_sprites_new (NULL, f->catalog, f->palette);
+  g_autoptr(TerrainFeatureSprite) tree = terrain_feature_sprites_lookup (sprites, "TREE1", &error);
+  g_autoptr(TerrainFeatureSprite) again = NULL;
+  TerrainFeatureSprite *missing;
+  TerrainImage *image;
+  const guint8 *p;
+  guint8 r, g, b;
+  gint ox, oy, left, top;
+  guint fx, fz;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (tree);
+  image = terrain_feature_sprite_get_image (tree);
+  g_assert_cmpuint (terrain_image_get_width (image), ==, 4);
+  g_assert_cmpuint (terrain_image_get_height (image), ==, 6);
+  /* Index 0 is the frame's transparency; the rest SPRITE_COLOR, opaque. */
+  p = terrain_image_get_data (image, NULL);
+  g_assert_cmpuint (p[3], ==, 0);
+  terrain_palette_get_color (f->palette, SPRITE_COLOR, &r, &g, &b);
+  g_assert_cmpmem (p + 4, 4, ((guint8[4]) { r, g, b, 255 }), 4);
+  terrain_feature_sprite_get_origin (tree, &ox, &oy);
+  g_assert_cmpint (ox, ==, 2);
+  g_assert_cmpint (oy, ==, 5);
+  terrain_feature_sprite_get_footprint (tree, &fx, &fz);
+  g_assert_cmpuint (fx, ==, 2);
+  g_assert_cmpuint (fz, ==, 2);
+  g_assert_cmpstr (terrain_feature_sprite_get_path (tree), ==, "anims/trees.gaf");
+  g_assert_cmpstr (terrain_feature_sprite_get_entry (tree), ==, "Tree1");
+  /* At (4, 4), height 20: the frame's top left at (78, 65), as test_marks. */
+  terrain_feature_sprite_get_position (tree, f->map, 4, 4, &left, &top);
+  g_assert_cmpint (left, ==, 78);
+  g_assert_cmpint (top, ==, 65);
+  /* Off the map the ground counts as height 0. */
+  terrain_feature_sprite_get_position (tree, f->map, 100, 0, &left, &top);
+  g_assert_cmpint (left, ==, 100 * 16 + 16 - 2);
+  g_assert_cmpint (top, ==, 16 - 5);
+  /* Made once: the second lookup is the same sprite. */
+  again = terrain_feature_sprites_lookup (sprites, "tree1", &error);
+  g_assert_true (again == tree);
+
+  missing = terrain_feature_sprites_lookup (sprites, "Metal1", &error);
+  g_assert_null (missing);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "no filename"));
+  g_clear_error (&error);
+  g_assert_null (terrain_feature_sprites_lookup (sprites, "metal1", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_null (terrain_feature_sprites_lookup (sprites, "Ghost", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "no definition"));
+  g_clear_error (&error);
+  g_assert_null (terrain_feature_sprites_lookup (no_files, "Tree1", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "anims/trees.gaf"));
+  g_clear_error (&error);
+}
+
+/* A GAF that is not one: the reader's error, with the path. */
+static void
+test_sprites_bad_gaf (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gaf_path = g_build_filename (f->root, "install", "anims", "TREES.GAF", NULL);
+  g_autofree char *install = g_build_filename (f->root, "install", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (install);
+  g_autoptr(TerrainGameFiles) files = terrain_game_files_new (NULL);
+  g_autoptr(TerrainFeatureSprites) sprites = NULL;
+
+  g_assert_true (g_file_set_contents (gaf_path, "not a GAF at all", -1, &error));
+  g_assert_true (terrain_game_files_add (files, folder, NULL, &error));
+  g_assert_no_error (error);
+  sprites = terrain_feature_sprites_new (files, f->catalog, f->palette);
+  g_assert_null (terrain_feature_sprites_lookup (sprites, "Tree1", &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, "anims/trees.gaf: "));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -417,6 +507,10 @@ main (int    argc,
   g_test_add ("/Terrain/TntPreview/flags", Fixture, NULL, fixture_set_up, test_flags,
               fixture_tear_down);
   g_test_add ("/Terrain/TntPreview/cli", Fixture, NULL, fixture_set_up, test_cli,
+              fixture_tear_down);
+  g_test_add ("/Terrain/FeatureSprites/lookup", Fixture, NULL, fixture_set_up, test_sprites,
+              fixture_tear_down);
+  g_test_add ("/Terrain/FeatureSprites/bad-gaf", Fixture, NULL, fixture_set_up, test_sprites_bad_gaf,
               fixture_tear_down);
   g_test_add_func ("/Terrain/Image/shrink", test_shrink);
 

@@ -9,22 +9,16 @@
 #include <string.h>
 
 #include "terrain-tnt-preview.h"
-#include "terrain-gaf-archive.h"
+#include "terrain-feature-sprites-private.h"
 #include "core/terrain-error.h"
 
 /*
  * The picture is kbot's `tnt preview` (coreprime/kbot,
  * `internal/tntpreview/preview.go`): the tiles drawn through the palette,
- * each placed feature's first frame of its `seqname` entry in
- * `anims/<filename>.gaf` drawn with the frame's origin on the feature's
- * anchor, and a numbered disc at every start position of one schema. The
- * anchor is kbot's: the centre of the footprint, lifted by half the ground
- * height at the anchor cell as the game's oblique view does,
- *
- *   x = cell_x * 16 + footprint_x * 8
- *   y = cell_y * 16 + footprint_z * 8 - height / 2
- *
- * and a frame whose origin is (0, 0) is placed by its bottom centre. Metal
+ * each placed feature's sprite placed on its anchor as the game does
+ * ([class@Terrain.FeatureSprites], terrain-feature-sprites.c: the anchor
+ * is the centre of the footprint lifted by half the ground height), and a
+ * numbered disc at every start position of one schema. Metal
  * and geothermal features get a ring on their anchor (TA Forever's map
  * previews mark both); features that cannot be drawn get an outline of their
  * footprint so they still show.
@@ -34,34 +28,11 @@
 
 typedef struct
 {
-  TerrainImage *image;  /* NULL: no picture */
-  gint          origin_x;
-  gint          origin_y;
-} Sprite;
-
-typedef struct
-{
   guint8 *pixels;
   gsize   stride;
   gint    width;
   gint    height;
 } Canvas;
-
-static void
-sprite_free (gpointer data)
-{
-  Sprite *sprite = data;
-
-  g_clear_pointer (&sprite->image, terrain_image_unref);
-  g_free (sprite);
-}
-
-static void
-gaf_free (gpointer gaf)
-{
-  if (gaf != NULL)
-    g_object_unref (gaf);
-}
 
 static void
 blend (Canvas       *canvas,
@@ -219,68 +190,6 @@ shade (Canvas                 *canvas,
       }
 }
 
-static TerrainGafArchive *
-open_gaf (GHashTable       *gafs,
-          TerrainGameFiles *files,
-          const char       *name)
-{
-  g_autofree char *key = g_ascii_strdown (name, -1);
-  g_autofree char *path = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  TerrainGafArchive *gaf;
-  gpointer found;
-
-  if (g_hash_table_lookup_extended (gafs, key, NULL, &found))
-    return found;
-  path = g_str_has_suffix (key, ".gaf") ? g_strconcat ("anims/", key, NULL)
-                                         : g_strconcat ("anims/", key, ".gaf", NULL);
-  bytes = terrain_game_files_read_path (files, path, NULL);
-  gaf = bytes != NULL ? terrain_gaf_archive_new_from_bytes (bytes, NULL, NULL) : NULL;
-  g_hash_table_insert (gafs, g_steal_pointer (&key), gaf);
-  return gaf;
-}
-
-static Sprite *
-find_sprite (GHashTable               *sprites,
-             GHashTable               *gafs,
-             TerrainGameFiles         *files,
-             TerrainPalette           *palette,
-             TerrainFeatureDefinition *definition)
-{
-  const char *name = terrain_feature_definition_get_name (definition);
-  const char *filename = terrain_feature_definition_get_value (definition, "filename");
-  const char *seqname = terrain_feature_definition_get_value (definition, "seqname");
-  g_autofree char *key = g_ascii_strdown (name, -1);
-  Sprite *sprite = g_hash_table_lookup (sprites, key);
-  TerrainGafArchive *gaf;
-  guint entry = 0;
-
-  if (sprite != NULL)
-    return sprite;
-  sprite = g_new0 (Sprite, 1);
-  g_hash_table_insert (sprites, g_steal_pointer (&key), sprite);
-  if (files == NULL || filename == NULL || *filename == '\0' ||
-      (gaf = open_gaf (gafs, files, filename)) == NULL || terrain_gaf_archive_get_n_entries (gaf) == 0)
-    return sprite;
-  /* kbot falls back to the first entry when seqname names none. */
-  if (seqname == NULL || !terrain_gaf_archive_find_entry (gaf, seqname, &entry))
-    entry = 0;
-  if (terrain_gaf_archive_get_n_frames (gaf, entry) > 0)
-    {
-      const TerrainGafFrame *frame = terrain_gaf_archive_get_frame (gaf, entry, 0);
-
-      sprite->image = terrain_gaf_archive_render_frame (gaf, entry, 0, palette, NULL);
-      sprite->origin_x = frame->x_offset;
-      sprite->origin_y = frame->y_offset;
-      if (sprite->image != NULL && sprite->origin_x == 0 && sprite->origin_y == 0)
-        {
-          sprite->origin_x = (gint) terrain_image_get_width (sprite->image) / 2;
-          sprite->origin_y = (gint) terrain_image_get_height (sprite->image);
-        }
-    }
-  return sprite;
-}
-
 static void
 draw_sprite (Canvas       *canvas,
              TerrainImage *image,
@@ -311,10 +220,8 @@ draw_features (Canvas                 *canvas,
   static const guint8 missing[3] = { 0xff, 0x30, 0xd0 };
   static const guint8 metal[3] = { 0xe8, 0xe8, 0xf0 }, metal_edge[3] = { 0x20, 0x28, 0x38 };
   static const guint8 geo[3] = { 0xff, 0x70, 0x10 };
-  g_autoptr(GHashTable) sprites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                         sprite_free);
-  g_autoptr(GHashTable) gafs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                      gaf_free);
+  g_autoptr(TerrainFeatureSprites) sprites = catalog != NULL && !(flags & TERRAIN_TNT_PREVIEW_NO_FEATURES)
+                                             ? terrain_feature_sprites_new (files, catalog, palette) : NULL;
   g_autoptr(GArray) placements = terrain_tnt_map_list_placements (map);
   g_autoptr(GArray) marks = g_array_new (FALSE, FALSE, sizeof (gint) * 3);
 
@@ -324,8 +231,8 @@ draw_features (Canvas                 *canvas,
       const TerrainTntPlacement *p = &g_array_index (placements, TerrainTntPlacement, i);
       TerrainFeatureDefinition *definition = NULL;
       guint fx = 1, fz = 1;
-      gint ax, ay, h;
-      Sprite *sprite = NULL;
+      gint ax, ay;
+      g_autoptr(TerrainFeatureSprite) sprite = NULL;
 
       if (p->feature < terrain_tnt_map_get_n_features (map) && catalog != NULL)
         definition = terrain_feature_catalog_lookup (
@@ -336,17 +243,19 @@ draw_features (Canvas                 *canvas,
           fx = CLAMP (fx, 1, TERRAIN_FEATURE_MAX_FOOTPRINT);
           fz = CLAMP (fz, 1, TERRAIN_FEATURE_MAX_FOOTPRINT);
         }
-      h = terrain_tnt_map_get_cell_height (map, p->x, p->y);
-      ax = (gint) p->x * CELL + (gint) fx * CELL / 2;
-      ay = (gint) p->y * CELL + (gint) fz * CELL / 2 - h / 2;
+      terrain_feature_anchor (map, p->x, p->y, fx, fz, &ax, &ay);
 
       if (!(flags & TERRAIN_TNT_PREVIEW_NO_FEATURES))
         {
           if (definition != NULL)
-            sprite = find_sprite (sprites, gafs, files, palette, definition);
-          if (sprite != NULL && sprite->image != NULL)
+            sprite = terrain_feature_sprites_lookup (sprites, terrain_feature_definition_get_name (definition),
+                                                     NULL);
+          if (sprite != NULL)
             {
-              draw_sprite (canvas, sprite->image, ax - sprite->origin_x, ay - sprite->origin_y);
+              gint left, top;
+
+              terrain_feature_sprite_get_position (sprite, map, p->x, p->y, &left, &top);
+              draw_sprite (canvas, terrain_feature_sprite_get_image (sprite), left, top);
               stats->sprites++;
             }
           else
@@ -439,9 +348,10 @@ draw_starts (Canvas                 *canvas,
  * Renders the map as kbot's `tnt preview` does (docs/formats/ta-files.md,
  * "Map preview"): the tiles through @palette, one pixel per map pixel;
  * optionally shaded by height or water depth, cell by cell; every placed
- * feature's sprite (the first frame of the `seqname` entry of
- * `anims/<filename>.gaf`) with its origin on the feature's anchor, the
- * centre of its footprint lifted by half the ground height there; a ring on
+ * feature's sprite ([method@Terrain.FeatureSprites.lookup]: the first
+ * frame of the `seqname` entry of `anims/<filename>.gaf`) with its origin
+ * on the feature's anchor, the centre of its footprint lifted by half the
+ * ground height there ([method@Terrain.FeatureSprite.get_position]); a ring on
  * every metal (white) and geothermal (orange) feature; and a numbered disc
  * on each start position of @schema. A feature the catalogue does not
  * define, or whose sprite cannot be read, is outlined in magenta over its
