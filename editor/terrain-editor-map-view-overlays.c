@@ -160,10 +160,10 @@ map_view_draw_start_positions (TerrainEditorMapView *self,
   g_autofree TerrainOtaStartPosition *positions = NULL;
   guint n = 0;
 
-  if (self->ota == NULL || terrain_ota_file_get_n_schemas (self->ota) == 0)
+  if (self->ota == NULL || self->ota_schema >= terrain_ota_file_get_n_schemas (self->ota))
     return;
 
-  positions = terrain_ota_file_get_start_positions (self->ota, 0, &n);
+  positions = terrain_ota_file_get_start_positions (self->ota, self->ota_schema, &n);
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   cairo_set_font_size (cr, 14 * unit);
   for (guint i = 0; i < n; i++)
@@ -188,6 +188,18 @@ map_view_draw_start_positions (TerrainEditorMapView *self,
     }
 }
 
+
+/* The schema of the map description whose start positions are drawn (the
+ * one the Map page shows). */
+void
+terrain_editor_map_view_set_ota_schema (TerrainEditorMapView *self,
+                                        guint                 schema)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->ota_schema = schema;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
 
 /* ------------------------------------------------------------------------ */
 /* The tools' previews                                                      */

@@ -25,6 +25,7 @@ struct _TerrainEditorMapView
   TerrainPalette *palette;
   TerrainFeatureCatalog *catalog;
   TerrainOtaFile *ota;
+  guint ota_schema;       /* the schema whose start positions are drawn */
   /* The features' sprites, and their textures by folded feature name
    * (NULL values: no sprite), terrain-editor-map-view-sprites.c. */
   TerrainFeatureSprites *sprites;

@@ -67,6 +67,8 @@ GdkTexture      *terrain_editor_map_view_get_sprite_texture (TerrainEditorMapVie
 void             terrain_editor_map_view_set_ota          (TerrainEditorMapView  *self,
                                                            TerrainOtaFile        *ota);
 TerrainOtaFile  *terrain_editor_map_view_get_ota          (TerrainEditorMapView  *self);
+void             terrain_editor_map_view_set_ota_schema   (TerrainEditorMapView  *self,
+                                                           guint                  schema);
 double           terrain_editor_map_view_get_zoom         (TerrainEditorMapView  *self);
 void             terrain_editor_map_view_set_zoom         (TerrainEditorMapView  *self,
                                                            double                 zoom);

@@ -110,6 +110,13 @@ struct _TerrainEditorWindow
 
   GPtrArray *tile_textures;
 
+  /* The Map page (terrain-editor-window-ota.c) and a start position being
+   * dragged: its player and the pointer's offset from it, in map pixels. */
+  GtkWidget *ota_panel;
+  gboolean dragging_start;
+  guint drag_player;
+  double drag_dx, drag_dz;
+
   /* The info bar shows the palette's load error (cleared once it loads). */
   gboolean showing_palette_error;
 
@@ -180,6 +187,18 @@ void window_remove_feature_at (TerrainEditorWindow *self,
 void window_save_as_dialog (TerrainEditorWindow *self);
 gboolean window_save_to (TerrainEditorWindow *self,
                          GFile               *file);
+
+/* terrain-editor-window-ota.c */
+void window_ota_init (TerrainEditorWindow *self);
+void window_ota_set_document (TerrainEditorWindow *self);
+gboolean window_ota_cell_event (TerrainEditorWindow   *self,
+                                TerrainEditorMapPhase  phase,
+                                double                 x,
+                                double                 y,
+                                guint                  button);
+gboolean window_ota_save (TerrainEditorWindow  *self,
+                          GFile                *tnt_file,
+                          GError              **error);
 
 /* terrain-editor-window-tools.c */
 void window_set_tool (TerrainEditorWindow *self,

@@ -490,6 +490,9 @@ on_cell_event (TerrainEditorWindow   *self,
     terrain_editor_map_view_set_highlight (self->map_view, FALSE, 0, 0);
   if (!tnt || self->stack == NULL)
     return;
+  /* A start position under the pointer (terrain-editor-window-ota.c). */
+  if (window_ota_cell_event (self, phase, x, y, button))
+    return;
 
   if (g_strcmp0 (self->tool, "brush") == 0)
     brush_event (self, phase, x, y, button, state);

@@ -356,6 +356,7 @@ window_set_document (TerrainEditorWindow *self,
     gtk_notebook_set_current_page (self->side_notebook,
                                    window_tool_applies (self, "brush") || window_tool_applies (self, "atlas")
                                    ? 0 : 1);
+  window_ota_set_document (self);
   window_update_title (self);
   update_actions (self);
 }
@@ -1016,6 +1017,7 @@ terrain_editor_window_init (TerrainEditorWindow *self)
     }
 
   window_panels_init (self);
+  window_ota_init (self);
 
   g_signal_connect_swapped (self->info_bar, "response", G_CALLBACK (on_info_bar_response), self);
 

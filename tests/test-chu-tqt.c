@@ -137,6 +137,7 @@ typedef struct
   gboolean collision;  /* CHU3: leaves carry a collision block */
   gsize gap;
   gsize trailing;
+  gboolean wide;       /* Ulrich: U32 version, depth and chunk x, z */
 } ChuSpec;
 
 static const ChuSpec chu_specs[] = {
@@ -148,6 +149,8 @@ static const ChuSpec chu_specs[] = {
   { "ulrich", TRUE, 3, ORDER_SORTED, ORDER_SORTED, FALSE, 0, 0 },
   { "ulrich-shuffled", TRUE, 3, ORDER_SORTED, ORDER_SHUFFLED, FALSE, 3, 2 },
   { "ulrich-root", TRUE, 1, ORDER_SORTED, ORDER_SORTED, FALSE, 0, 0 },
+  { "ulrich-u32", TRUE, 3, ORDER_SORTED, ORDER_SORTED, FALSE, 0, 0, TRUE },
+  { "ulrich-u32-gaps", TRUE, 2, ORDER_SORTED, ORDER_SHUFFLED, FALSE, 3, 2, TRUE },
 };
 
 typedef struct
@@ -321,8 +324,8 @@ chu_fixture_init (ChuFixture    *f,
   memset (f, 0, sizeof *f);
   f->spec = spec;
   f->n = terrain_test_node_count (spec->depth);
-  f->header_size = spec->ulrich ? 24 : 28;
-  f->stub_size = spec->ulrich ? 33 : 37;
+  f->header_size = spec->ulrich && !spec->wide ? 24 : 28;
+  f->stub_size = spec->ulrich && !spec->wide ? 33 : 37;
   f->stub_of_node = g_new (guint, f->n);
   f->label_of_node = g_new (gint32, f->n);
   f->chunk_offset = g_new (gsize, f->n);
@@ -387,8 +390,16 @@ chu_fixture_init (ChuFixture    *f,
   if (spec->ulrich)
     {
       put_bytes (a, "CHU\0", 4);
-      terrain_test_put_u16 (a, 9);
-      terrain_test_put_u16 (a, (guint16) spec->depth);
+      if (spec->wide)
+        {
+          terrain_test_put_u32 (a, 9);
+          terrain_test_put_u32 (a, spec->depth);
+        }
+      else
+        {
+          terrain_test_put_u16 (a, 9);
+          terrain_test_put_u16 (a, (guint16) spec->depth);
+        }
       terrain_test_put_f32 (a, 2.5f);
       terrain_test_put_f32 (a, CHU_VSCALE);
       terrain_test_put_f32 (a, CHU_LEAF);
@@ -422,8 +433,16 @@ chu_fixture_init (ChuFixture    *f,
       terrain_test_put_u32 (a, (guint32) (label > 0 ? label - 1 : -1));
       terrain_test_put_u32 (a, (guint32) -1);
       terrain_test_put_u8 (a, (guint8) level);
-      terrain_test_put_u16 (a, (guint16) x);
-      terrain_test_put_u16 (a, (guint16) y);
+      if (spec->wide)
+        {
+          terrain_test_put_u32 (a, x);
+          terrain_test_put_u32 (a, y);
+        }
+      else
+        {
+          terrain_test_put_u16 (a, (guint16) x);
+          terrain_test_put_u16 (a, (guint16) y);
+        }
       terrain_test_put_u16 (a, (guint16) (min - 5));
       terrain_test_put_u16 (a, (guint16) (max + 5));
       terrain_test_put_u32 (a, (guint32) f->chunk_offset[node]);
@@ -498,6 +517,9 @@ test_chu_read (gconstpointer data)
   g_assert_cmpint (terrain_chu_file_get_variant (chu), ==,
                    spec->ulrich ? TERRAIN_CHU_VARIANT_ULRICH : TERRAIN_CHU_VARIANT_CHU3);
   g_assert_cmpuint (terrain_chu_file_get_version (chu), ==, spec->ulrich ? 9 : 400);
+  /* The layout the header words show, never a guess. */
+  g_assert_cmpint (terrain_chu_file_get_words (chu), ==,
+                   spec->wide ? TERRAIN_CHU_WORDS_U32 : TERRAIN_CHU_WORDS_U16);
   g_assert_cmpuint (terrain_chu_file_get_tree_depth (chu), ==, spec->depth);
   g_assert_cmpuint (terrain_chu_file_get_n_stubs (chu), ==, f.n);
   g_assert_cmpfloat (terrain_chu_file_get_base_max_error (chu), ==, 2.5f);
@@ -995,6 +1017,11 @@ test_chu_describe (gconstpointer data)
   g_assert_cmpstr (json_object_get_string_member (object, "variant"), ==,
                    spec->ulrich ? "ulrich" : "chu3");
   g_assert_cmpint (json_object_get_int_member (object, "tree_depth"), ==, spec->depth);
+  if (spec->ulrich)
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (object, "header_words"),
+                                     spec->wide ? "u32" : "u16"));
+  else
+    g_assert_false (json_object_has_member (object, "header_words"));
   g_assert_cmpint (json_object_get_int_member (object, "chunk_count"), ==, f.n);
   g_assert_cmpint (json_object_get_int_member (object, "vertices"), ==, f.n * CHU_VERTS);
   g_assert_cmpint (json_object_get_int_member (object, "file_size"), ==,
@@ -1048,6 +1075,25 @@ test_chu_describe_offset (void)
   g_free (s);
   s = terrain_document_describe_offset (doc, g_bytes_get_size (f.bytes));
   g_assert_cmpstr (s, ==, "end of file");
+  g_free (s);
+  chu_fixture_clear (&f);
+  g_clear_object (&chu);
+
+  /* Ulrich's 32-bit words: the depth at 8, the chunk headers' z at 25. */
+  chu_fixture_init (&f, &chu_specs[8]);   /* ulrich-u32 */
+  chu = chu_load (f.bytes);
+  doc = TERRAIN_DOCUMENT (chu);
+  s = terrain_document_describe_offset (doc, 10);
+  g_assert_cmpstr (s, ==, "header, tree depth, byte +2");
+  g_free (s);
+  s = terrain_document_describe_offset (doc, 24);
+  g_assert_cmpstr (s, ==, "header, chunk count, byte +0");
+  g_free (s);
+  s = terrain_document_describe_offset (doc, 28 + 37 + 27);
+  g_assert_nonnull (strstr (s, ", y"));
+  g_free (s);
+  s = terrain_document_describe_offset (doc, 28 + 37 + 33);
+  g_assert_nonnull (strstr (s, "chunk offset"));
   g_free (s);
 
   chu_fixture_clear (&f);

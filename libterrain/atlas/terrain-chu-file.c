@@ -35,6 +35,9 @@
  * depth) and 33-byte chunk headers (no sentinel) in depth-first order. */
 #define ULRICH_HEADER_SIZE    24
 #define ULRICH_STUB_SIZE      33
+/* The same with U32 version, tree depth and chunk x, z (TerrainChuWords). */
+#define ULRICH_WIDE_HEADER_SIZE 28
+#define ULRICH_WIDE_STUB_SIZE   37
 
 #define OFF_MAGIC             0
 #define OFF_VERSION           4
@@ -92,6 +95,7 @@ struct _TerrainChuFile
   TerrainLimits limits;
 
   TerrainChuVariant variant;
+  TerrainChuWords words;
   guint8 magic[4];
   guint16 version;
   guint16 tree_depth;
@@ -129,6 +133,17 @@ static const char *
 variant_name (TerrainChuVariant variant)
 {
   return variant == TERRAIN_CHU_VARIANT_CHU3 ? "CHU3" : "CHU";
+}
+
+/* Where a header field of the 16-bit layout (OFF_*) lies in this file:
+ * with U32 words the depth moves by 2, the fields after it by 4. */
+static guint
+header_offset (TerrainChuFile *self,
+               guint           offset)
+{
+  if (self->words == TERRAIN_CHU_WORDS_U16 || offset <= OFF_VERSION)
+    return offset;
+  return offset == OFF_TREE_DEPTH ? offset + 2 : offset + 4;
 }
 
 /* Checks that [pos, pos + len) lies inside the file; on failure names the
@@ -262,7 +277,7 @@ parse_chunk (TerrainChuFile  *self,
                            "CHU chunk: collision flag at byte offset %" G_GUINT64_FORMAT
                            " (stub %u, label %d) is set, but the header's collision-tree "
                            "depth %u (byte offset %d) %s",
-                           pos - 1, k, label, self->col_tree_depth, OFF_COL_TREE_DEPTH,
+                           pos - 1, k, label, self->col_tree_depth, header_offset (self, OFF_COL_TREE_DEPTH),
                            self->col_tree_depth == 0 ? "leaves the collision grid undefined"
                                                      : "is deeper than any file can hold");
               return FALSE;
@@ -417,10 +432,32 @@ parse_stubs (TerrainChuFile  *self,
         (void) terrain_reader_read_i32 (reader, &pub->neighbors[i], NULL);
       (void) terrain_reader_read_u8 (reader, &level, NULL);
       pub->level = level;
-      (void) terrain_reader_read_u16 (reader, &u, NULL);
-      pub->x = (gint16) u;
-      (void) terrain_reader_read_u16 (reader, &u, NULL);
-      pub->y = (gint16) u;
+      if (self->words == TERRAIN_CHU_WORDS_U32)
+        {
+          gint32 wide[2];
+
+          (void) terrain_reader_read_i32 (reader, &wide[0], NULL);
+          (void) terrain_reader_read_i32 (reader, &wide[1], NULL);
+          /* The level check below bounds them further. */
+          for (guint i = 0; i < 2; i++)
+            if (wide[i] < 0 || wide[i] > G_MAXINT16)
+              {
+                g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE,
+                             "CHU stubs: chunk header %u at byte offset %" G_GSIZE_FORMAT
+                             " has %s %d, outside any tree", k, at + 21 + 4 * i,
+                             i == 0 ? "x" : "z", wide[i]);
+                return FALSE;
+              }
+          pub->x = (gint16) wide[0];
+          pub->y = (gint16) wide[1];
+        }
+      else
+        {
+          (void) terrain_reader_read_u16 (reader, &u, NULL);
+          pub->x = (gint16) u;
+          (void) terrain_reader_read_u16 (reader, &u, NULL);
+          pub->y = (gint16) u;
+        }
       (void) terrain_reader_read_u16 (reader, &u, NULL);
       pub->min_z = (gint16) u;
       (void) terrain_reader_read_u16 (reader, &u, NULL);
@@ -575,12 +612,36 @@ terrain_chu_file_parse (TerrainChuFile       *self,
       return FALSE;
     }
 
+  /* U32 words: a U16 version 9 then a U16 0 (no tree has depth 0), and a
+   * U32 depth the tree can have after them (TerrainChuWords). */
+  if (self->variant == TERRAIN_CHU_VARIANT_ULRICH && terrain_reader_remaining (&reader) >= 6)
+    {
+      const guint8 *words;
+
+      (void) terrain_reader_peek_bytes (&reader, 6, &words, NULL);
+      if (terrain_get_le16 (words) == 0 && terrain_get_le32 (words + 2) >= 1 &&
+          terrain_get_le32 (words + 2) <= TERRAIN_QUADTREE_MAX_DEPTH)
+        {
+          self->words = TERRAIN_CHU_WORDS_U32;
+          self->header_size = ULRICH_WIDE_HEADER_SIZE;
+          self->stub_size = ULRICH_WIDE_STUB_SIZE;
+          (void) terrain_reader_skip (&reader, 2, NULL);
+        }
+    }
+
   if (!terrain_reader_check_span (&reader, 0, self->header_size,
-                                  self->variant == TERRAIN_CHU_VARIANT_CHU3 ? "28-byte header"
-                                                                            : "24-byte header",
+                                  self->header_size == 28 ? "28-byte header" : "24-byte header",
                                   error))
     return FALSE;
-  (void) terrain_reader_read_u16 (&reader, &depth_word, NULL);
+  if (self->words == TERRAIN_CHU_WORDS_U32)
+    {
+      guint32 depth32;
+
+      (void) terrain_reader_read_u32 (&reader, &depth32, NULL);
+      depth_word = (guint16) depth32;
+    }
+  else
+    (void) terrain_reader_read_u16 (&reader, &depth_word, NULL);
   (void) terrain_reader_read_u32 (&reader, &self->base_max_error_bits, NULL);
   (void) terrain_reader_read_u32 (&reader, &self->vertical_scale_bits, NULL);
   (void) terrain_reader_read_u32 (&reader, &self->leaf_dimensions_bits, NULL);
@@ -598,7 +659,7 @@ terrain_chu_file_parse (TerrainChuFile       *self,
                    variant_name (self->variant),
                    self->variant == TERRAIN_CHU_VARIANT_CHU3 ? (gint) (gint16) depth_word
                                                              : (gint) depth_word,
-                   OFF_TREE_DEPTH, TERRAIN_QUADTREE_MAX_DEPTH);
+                   header_offset (self, OFF_TREE_DEPTH), TERRAIN_QUADTREE_MAX_DEPTH);
       return FALSE;
     }
 
@@ -608,14 +669,17 @@ terrain_chu_file_parse (TerrainChuFile       *self,
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                    "%s header: chunk count %u at byte offset %d does not cover the tree: "
                    "a tree of depth %u has %" G_GUINT64_FORMAT " nodes",
-                   variant_name (self->variant), self->chunk_count, OFF_CHUNK_COUNT,
+                   variant_name (self->variant), self->chunk_count,
+                   header_offset (self, OFF_CHUNK_COUNT),
                    self->tree_depth, expected);
       return FALSE;
     }
   if (!terrain_limits_check_count (&self->limits, self->chunk_count, self->limits.max_tiles,
-                                   "chunk", "CHU header", OFF_CHUNK_COUNT, error) ||
+                                   "chunk", "CHU header", header_offset (self, OFF_CHUNK_COUNT),
+                                   error) ||
       !terrain_limits_check_alloc (&self->limits, self->chunk_count, sizeof (ChuStub),
-                                   "stub table", "CHU header", OFF_CHUNK_COUNT, error))
+                                   "stub table", "CHU header",
+                                   header_offset (self, OFF_CHUNK_COUNT), error))
     return FALSE;
 
   if (self->col_tree_depth >= 1 && self->col_tree_depth <= TERRAIN_QUADTREE_MAX_DEPTH)
@@ -699,6 +763,24 @@ terrain_chu_file_get_variant (TerrainChuFile *self)
   g_return_val_if_fail (TERRAIN_IS_CHU_FILE (self), TERRAIN_CHU_VARIANT_CHU3);
 
   return self->variant;
+}
+
+/**
+ * terrain_chu_file_get_words:
+ * @self: a #TerrainChuFile
+ *
+ * Gets the width of the header's version and tree depth and of the chunk
+ * headers' x and z, as the file's header words showed it.
+ *
+ * Returns: %TERRAIN_CHU_WORDS_U32 for Ulrich's files written with 32-bit
+ *   words, else %TERRAIN_CHU_WORDS_U16 (every `CHU3` file)
+ */
+TerrainChuWords
+terrain_chu_file_get_words (TerrainChuFile *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_CHU_FILE (self), TERRAIN_CHU_WORDS_U16);
+
+  return self->words;
 }
 
 /**
@@ -1114,8 +1196,16 @@ terrain_chu_file_save_to_bytes (TerrainDocument  *document,
 
     terrain_writer_init (&header, self->header_size);
     terrain_writer_put_bytes (&header, self->magic, 4);
-    terrain_writer_put_u16 (&header, self->version);
-    terrain_writer_put_u16 (&header, self->tree_depth);
+    if (self->words == TERRAIN_CHU_WORDS_U32)
+      {
+        terrain_writer_put_u32 (&header, self->version);
+        terrain_writer_put_u32 (&header, self->tree_depth);
+      }
+    else
+      {
+        terrain_writer_put_u16 (&header, self->version);
+        terrain_writer_put_u16 (&header, self->tree_depth);
+      }
     terrain_writer_put_u32 (&header, self->base_max_error_bits);
     terrain_writer_put_u32 (&header, self->vertical_scale_bits);
     terrain_writer_put_u32 (&header, self->leaf_dimensions_bits);
@@ -1143,8 +1233,16 @@ terrain_chu_file_save_to_bytes (TerrainDocument  *document,
       for (guint i = 0; i < 4; i++)
         terrain_writer_put_u32 (&record, (guint32) stub->neighbors[i]);
       terrain_writer_put_u8 (&record, stub->level);
-      terrain_writer_put_u16 (&record, (guint16) stub->x);
-      terrain_writer_put_u16 (&record, (guint16) stub->y);
+      if (self->words == TERRAIN_CHU_WORDS_U32)
+        {
+          terrain_writer_put_u32 (&record, (guint32) stub->x);
+          terrain_writer_put_u32 (&record, (guint32) stub->y);
+        }
+      else
+        {
+          terrain_writer_put_u16 (&record, (guint16) stub->x);
+          terrain_writer_put_u16 (&record, (guint16) stub->y);
+        }
       terrain_writer_put_u16 (&record, (guint16) stub->min_z);
       terrain_writer_put_u16 (&record, (guint16) stub->max_z);
       terrain_writer_put_u32 (&record, stub->chunk_offset);
@@ -1315,11 +1413,11 @@ terrain_chu_file_validate (TerrainDocument *document)
   terrain_issue_collector_init (&findings, 0);
 
   if (!isfinite (leaf) || leaf <= 0.0f)
-    add_finding (&findings, KIND_HEADER, OFF_LEAF_DIMENSIONS, -1,
+    add_finding (&findings, KIND_HEADER, header_offset (self, OFF_LEAF_DIMENSIONS), -1,
                  "leaf dimensions %g are not finite and positive; the chunks have no size",
                  (gdouble) leaf);
   if (!isfinite (vertical_scale) || vertical_scale <= 0.0f)
-    add_finding (&findings, KIND_HEADER, OFF_VERTICAL_SCALE, -1,
+    add_finding (&findings, KIND_HEADER, header_offset (self, OFF_VERTICAL_SCALE), -1,
                  "vertical scale %g is not finite and positive", (gdouble) vertical_scale);
 
   for (guint k = 0; k < self->chunk_count; k++)
@@ -1489,6 +1587,13 @@ terrain_chu_file_describe (TerrainDocument *document)
   json_builder_set_member_name (builder, "variant");
   json_builder_add_string_value (builder, self->variant == TERRAIN_CHU_VARIANT_CHU3 ? "chu3"
                                                                                    : "ulrich");
+  if (self->variant == TERRAIN_CHU_VARIANT_ULRICH)
+    {
+      json_builder_set_member_name (builder, "header_words");
+      json_builder_add_string_value (builder, self->words == TERRAIN_CHU_WORDS_U32
+                                              ? "u32 (heightfield_chunker's)"
+                                              : "u16 (the chunklod viewer's)");
+    }
   add_int_member (builder, "version", self->version);
   add_int_member (builder, "tree_depth", self->tree_depth);
   add_double_member (builder, "base_max_error", bits_to_float (self->base_max_error_bits));
@@ -1640,10 +1745,17 @@ terrain_chu_file_describe_offset (TerrainDocument *document,
   if (offset < self->header_size)
     {
       for (guint i = 0; i < G_N_ELEMENTS (header_fields); i++)
-        if (offset >= header_fields[i].offset &&
-            offset < header_fields[i].offset + header_fields[i].size)
-          return g_strdup_printf ("header, %s, byte +%" G_GSIZE_FORMAT, header_fields[i].name,
-                                  offset - header_fields[i].offset);
+        {
+          guint at = header_offset (self, header_fields[i].offset);
+          guint size = header_fields[i].size;
+
+          if (self->words == TERRAIN_CHU_WORDS_U32 &&
+              (header_fields[i].offset == OFF_VERSION || header_fields[i].offset == OFF_TREE_DEPTH))
+            size = 4;
+          if (offset >= at && offset < at + size)
+            return g_strdup_printf ("header, %s, byte +%" G_GSIZE_FORMAT, header_fields[i].name,
+                                    offset - at);
+        }
       g_assert_not_reached ();
     }
 
@@ -1658,7 +1770,10 @@ terrain_chu_file_describe_offset (TerrainDocument *document,
         rel = rel < 4 ? G_MAXSIZE : rel - 4;
       if (rel != G_MAXSIZE)
         for (guint i = 0; i < G_N_ELEMENTS (stub_fields); i++)
-          if (rel >= stub_fields[i].offset)
+          /* U32 x and z: the fields from y on are 2 and 4 bytes later. */
+          if (rel >= stub_fields[i].offset +
+                     (self->words == TERRAIN_CHU_WORDS_U32 && stub_fields[i].offset > 21
+                      ? (stub_fields[i].offset == 23 ? 2 : 4) : 0))
             field = stub_fields[i].name;
       return g_strdup_printf ("stub %" G_GSIZE_FORMAT " (label %d, level %u, x %d, y %d), %s", k,
                               stub->label, stub->level, stub->x, stub->y, field);
@@ -1720,7 +1835,7 @@ fill_relief (TerrainChuFile  *self,
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                    "%s header: leaf dimensions %g at byte offset %d are not finite and "
                    "positive, so the chunks have no place to be drawn at",
-                   variant_name (self->variant), leaf, OFF_LEAF_DIMENSIONS);
+                   variant_name (self->variant), leaf, header_offset (self, OFF_LEAF_DIMENSIONS));
       return FALSE;
     }
   /* Without a usable scale, heights stay in quantised units. */

@@ -56,6 +56,26 @@ typedef enum
 } TerrainChuVariant;
 
 /**
+ * TerrainChuWords:
+ * @TERRAIN_CHU_WORDS_U16: the version and tree depth of the header and each
+ *   chunk header's x and z are U16, as Ulrich's viewer (chunklod.cpp) reads
+ *   them; every `CHU3` file
+ * @TERRAIN_CHU_WORDS_U32: they are U32 (28-byte header, 37-byte chunk
+ *   headers), as `.chu` files from some builds of Ulrich's
+ *   heightfield_chunker are written; told by the header words (a U16
+ *   version 9 followed by a U16 0, then a U32 depth of 1 to
+ *   %TERRAIN_QUADTREE_MAX_DEPTH), never guessed
+ *
+ * The width of the header's version and tree depth and the chunk headers'
+ * x and z in Ulrich's `CHU\0` files.
+ */
+typedef enum
+{
+  TERRAIN_CHU_WORDS_U16,
+  TERRAIN_CHU_WORDS_U32,
+} TerrainChuWords;
+
+/**
  * TerrainChuStub:
  * @label: logical node label; in `CHU3` files nodeID(level, y, x) of the
  *   Atlas node the chunk maps to (§9b)
@@ -220,6 +240,8 @@ TerrainChuFile   *terrain_chu_file_new_from_bytes     (GBytes               *byt
                                                        GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainChuVariant terrain_chu_file_get_variant        (TerrainChuFile       *self);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainChuWords   terrain_chu_file_get_words          (TerrainChuFile       *self);
 TERRAIN_AVAILABLE_IN_ALL
 guint             terrain_chu_file_get_version        (TerrainChuFile       *self);
 TERRAIN_AVAILABLE_IN_ALL
