@@ -942,6 +942,131 @@ test_threads_same_bytes (void)
     }
 }
 
+/* Writes @picture as a JPEG file in @dir; returns it. */
+static GFile *
+write_jpeg_file (const char   *dir,
+                 const char   *name,
+                 TerrainImage *picture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(TerrainAtlasTexture) jpeg = terrain_atlas_texture_new_from_image (picture,
+                                                                            TERRAIN_ATLAS_TEXTURE_JPEG,
+                                                                            95,
+                                                                            TERRAIN_ATLAS_CHANNELS_RGB,
+                                                                            &error);
+  GBytes *data;
+
+  g_assert_no_error (error);
+  data = terrain_atlas_texture_get_data (jpeg);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (data, NULL),
+                                      (gssize) g_bytes_get_size (data), &error));
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+/* A JPEG texture file is streamed (decoded a row at a time, tiles made as
+ * their rows pass, encoded in parallel): the Atlas is the same bytes as
+ * from the same picture decoded whole and given as an image, for every
+ * level's filter (box of up to 8x8 taps, bilinear up-sampling), padded
+ * heightfields (the picture covers the data, the rest repeats its edge),
+ * non-square pictures, BGR order and one or more threads; a damaged JPEG
+ * fails with the row it stopped at. */
+static void
+test_texture_jpeg_streamed (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("terrain-atlas-jpeg-XXXXXX", &error);
+  g_autoptr(TerrainImage) source = make_picture (700, 450, 31);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TerrainImage) decoded = NULL;
+  struct { guint field_w, field_h, tile, depth, threads; gboolean bgr; } cases[] = {
+    { 257, 257, 32, 5, 0, FALSE },      /* leaves 512 px: bilinear */
+    { 257, 257, 64, 3, 1, FALSE },      /* boxes of up to 8x8 taps */
+    { 200, 150, 32, 4, 3, TRUE },       /* padded to 257: edges repeated */
+    { 129, 129, 128, 1, 2, FALSE },     /* one tile */
+  };
+
+  g_assert_no_error (error);
+  file = write_jpeg_file (dir, "picture.jpg", source);
+  {
+    g_autoptr(GBytes) bytes = g_file_load_bytes (file, NULL, NULL, &error);
+    g_autoptr(TerrainAtlasTexture) jpeg = NULL;
+
+    g_assert_no_error (error);
+    jpeg = terrain_atlas_texture_new (TERRAIN_ATLAS_TEXTURE_JPEG, bytes);
+    decoded = terrain_atlas_texture_decode (jpeg, TERRAIN_ATLAS_CHANNELS_RGB, NULL, &error);
+    g_assert_no_error (error);
+  }
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(TerrainHeightfield) field = make_field (cases[c].field_w, cases[c].field_h, 1.0,
+                                                        10.0, 0.5, 40 + c);
+      g_autoptr(GBytes) streamed = NULL;
+      g_autoptr(GBytes) whole = NULL;
+
+      for (guint k = 0; k < 2; k++)
+        {
+          g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+          g_autoptr(TerrainAtlasFile) atlas = NULL;
+          GBytes *bytes;
+
+          terrain_atlas_builder_set_error (builder, 1.0);
+          terrain_atlas_builder_set_n_threads (builder, cases[c].threads);
+          terrain_atlas_builder_set_tile_size (builder, cases[c].tile);
+          terrain_atlas_builder_set_texture_depth (builder, cases[c].depth);
+          terrain_atlas_builder_set_channel_order (builder, cases[c].bgr ?
+                                                   TERRAIN_ATLAS_CHANNELS_BGR :
+                                                   TERRAIN_ATLAS_CHANNELS_RGB);
+          if (k == 0)
+            terrain_atlas_builder_set_texture_file (builder, file);
+          else
+            terrain_atlas_builder_set_texture_image (builder, decoded);
+          atlas = build (builder);
+          g_assert_cmpuint (terrain_atlas_builder_get_stats (builder)->n_texture_tiles, ==,
+                            terrain_quadtree_node_count (cases[c].depth));
+          bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), &error);
+          g_assert_no_error (error);
+          if (k == 0)
+            streamed = bytes;
+          else
+            whole = bytes;
+        }
+      g_assert_true (g_bytes_equal (streamed, whole));
+    }
+
+  /* Cut short: the error names the row. */
+  {
+    g_autoptr(GBytes) bytes = g_file_load_bytes (file, NULL, NULL, &error);
+    g_autofree char *cut = g_build_filename (dir, "cut.jpg", NULL);
+    g_autoptr(GFile) cut_file = g_file_new_for_path (cut);
+    g_autoptr(TerrainHeightfield) field = make_field (129, 129, 1.0, 10.0, 0.5, 50);
+    g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+    g_autoptr(TerrainAtlasFile) atlas = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (g_file_set_contents (cut, g_bytes_get_data (bytes, NULL),
+                                        (gssize) g_bytes_get_size (bytes) / 2, &error));
+    g_assert_no_error (error);
+    terrain_atlas_builder_set_texture_file (builder, cut_file);
+    atlas = terrain_atlas_builder_build (builder, NULL, &error);
+    g_assert_null (atlas);
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED);
+    g_assert_nonnull (strstr (error->message, "cut.jpg"));
+    g_assert_nonnull (strstr (error->message, "of 450"));
+    g_clear_error (&error);
+    g_unlink (cut);
+  }
+
+  {
+    g_autofree char *path = g_file_get_path (file);
+
+    g_unlink (path);
+    g_rmdir (dir);
+  }
+}
+
 static void
 test_to_file_and_threads (void)
 {
@@ -1308,6 +1433,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/AtlasBuilder/blender", test_blender);
   g_test_add_func ("/Terrain/AtlasBuilder/to-file-threads-cancel", test_to_file_and_threads);
   g_test_add_func ("/Terrain/AtlasBuilder/threads-same-bytes", test_threads_same_bytes);
+  g_test_add_func ("/Terrain/AtlasBuilder/texture-jpeg-streamed", test_texture_jpeg_streamed);
   g_test_add_func ("/Terrain/AtlasBuilder/async", test_async);
   g_test_add_func ("/Terrain/AtlasBuilder/fit", test_fit);
   g_test_add_func ("/Terrain/AtlasBuilder/cli", test_cli);

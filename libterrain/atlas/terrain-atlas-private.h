@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "core/terrain-issue-private.h"
 #include "core/terrain-reader-private.h"
@@ -88,5 +88,21 @@ GBytes               *terrain_atlas_frame_new              (TerrainAtlasTocKind 
                                                             GBytes              *body,
                                                             GError             **error);
 
+
+/* A JPEG stream decoded a row at a time as RGBA8 (alpha 255), in the
+ * memory of a row and a 64 KiB read buffer: the same pixels
+ * terrain_atlas_texture_decode () gives (terrain-atlas-texture.c). */
+typedef struct _TerrainJpegRows TerrainJpegRows;
+
+TerrainJpegRows *terrain_jpeg_rows_new    (GInputStream         *stream,
+                                           const TerrainLimits  *limits,
+                                           guint                *width,
+                                           guint                *height,
+                                           GError              **error);
+const guint8    *terrain_jpeg_rows_next   (TerrainJpegRows      *rows,
+                                           GError              **error);
+void             terrain_jpeg_rows_free   (TerrainJpegRows      *rows);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainJpegRows, terrain_jpeg_rows_free)
 
 G_END_DECLS

@@ -345,6 +345,183 @@ decode_jpeg (TerrainAtlasTexture  *self,
   return image;
 }
 
+#define JPEG_ROWS_BUFFER 65536
+
+struct _TerrainJpegRows
+{
+  struct jpeg_decompress_struct info;
+  struct jpeg_source_mgr source;
+  JpegError jerr;
+  GInputStream *stream;
+  GError *read_error;       /* of the stream, reported as the failure */
+  guint8 *buffer;           /* JPEG_ROWS_BUFFER bytes read ahead */
+  guint8 *row;
+};
+
+static void
+jpeg_rows_init_source (j_decompress_ptr info)
+{
+}
+
+static boolean
+jpeg_rows_fill (j_decompress_ptr info)
+{
+  TerrainJpegRows *rows = (TerrainJpegRows *) info;
+  static const JOCTET eoi[2] = { 0xFF, JPEG_EOI };
+  gssize n = 0;
+
+  if (rows->read_error == NULL)
+    n = g_input_stream_read (rows->stream, rows->buffer, JPEG_ROWS_BUFFER, NULL,
+                             &rows->read_error);
+  if (n <= 0)
+    {
+      /* As libjpeg's own sources do: warn (which fails as truncated, see
+       * jpeg_stop_at_end_of_data ()) and end the image. */
+      WARNMS (info, JWRN_JPEG_EOF);
+      rows->source.next_input_byte = eoi;
+      rows->source.bytes_in_buffer = 2;
+      return TRUE;
+    }
+  rows->source.next_input_byte = rows->buffer;
+  rows->source.bytes_in_buffer = (gsize) n;
+  return TRUE;
+}
+
+static void
+jpeg_rows_skip (j_decompress_ptr info,
+                long             count)
+{
+  TerrainJpegRows *rows = (TerrainJpegRows *) info;
+
+  while (count > 0)
+    {
+      if ((gsize) count <= rows->source.bytes_in_buffer)
+        {
+          rows->source.next_input_byte += count;
+          rows->source.bytes_in_buffer -= (gsize) count;
+          return;
+        }
+      count -= (long) rows->source.bytes_in_buffer;
+      rows->source.bytes_in_buffer = 0;
+      jpeg_rows_fill (info);
+    }
+}
+
+static void
+jpeg_rows_term_source (j_decompress_ptr info)
+{
+}
+
+static void
+jpeg_rows_set_error (TerrainJpegRows  *rows,
+                     GError          **error)
+{
+  if (rows->read_error != NULL)
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&rows->read_error),
+                                  "JPEG: reading row %u of %u: ", rows->info.output_scanline,
+                                  rows->info.output_height);
+      return;
+    }
+  g_set_error (error, TERRAIN_ERROR,
+               rows->jerr.truncated ? TERRAIN_ERROR_TRUNCATED : TERRAIN_ERROR_INVALID_VALUE,
+               "JPEG: %s (row %u of %u)", rows->jerr.message, rows->info.output_scanline,
+               rows->info.output_height);
+}
+
+/* Opens @stream (a JPEG stream, read 64 KiB at a time) for decoding a row
+ * at a time: the header is read and checked against @limits (the image
+ * side) here; *@width and *@height get the picture's size. */
+TerrainJpegRows *
+terrain_jpeg_rows_new (GInputStream         *stream,
+                       const TerrainLimits  *limits,
+                       guint                *width,
+                       guint                *height,
+                       GError              **error)
+{
+  TerrainJpegRows *rows = g_new0 (TerrainJpegRows, 1);
+  volatile guint max_side = (limits != NULL ? limits : terrain_limits_get_default ())->max_image_side;
+
+  rows->stream = g_object_ref (stream);
+  rows->buffer = g_malloc (JPEG_ROWS_BUFFER);
+  rows->info.err = jpeg_std_error (&rows->jerr.manager);
+  rows->jerr.manager.error_exit = jpeg_error_exit;
+  rows->jerr.manager.output_message = jpeg_output_nothing;
+  rows->jerr.manager.emit_message = jpeg_stop_at_end_of_data;
+  jpeg_create_decompress (&rows->info);
+  rows->source.init_source = jpeg_rows_init_source;
+  rows->source.fill_input_buffer = jpeg_rows_fill;
+  rows->source.skip_input_data = jpeg_rows_skip;
+  rows->source.resync_to_restart = jpeg_resync_to_restart;
+  rows->source.term_source = jpeg_rows_term_source;
+  rows->info.src = &rows->source;
+  if (setjmp (rows->jerr.jump))
+    {
+      jpeg_rows_set_error (rows, error);
+      terrain_jpeg_rows_free (rows);
+      return NULL;
+    }
+  jpeg_read_header (&rows->info, TRUE);
+  if (rows->info.image_width > max_side || rows->info.image_height > max_side)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                   "JPEG: a %ux%u picture exceeds the image side limit of %u",
+                   rows->info.image_width, rows->info.image_height, max_side);
+      terrain_jpeg_rows_free (rows);
+      return NULL;
+    }
+  if (rows->info.jpeg_color_space == JCS_CMYK || rows->info.jpeg_color_space == JCS_YCCK)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                           "JPEG: CMYK pictures cannot be decoded");
+      terrain_jpeg_rows_free (rows);
+      return NULL;
+    }
+  rows->info.out_color_space = JCS_EXT_RGBA;
+  jpeg_start_decompress (&rows->info);
+  rows->row = g_malloc ((gsize) rows->info.output_width * 4);
+  *width = rows->info.output_width;
+  *height = rows->info.output_height;
+  return rows;
+}
+
+/* The next row, top first (width × 4 bytes, valid until the next call), or
+ * NULL with @error set when the stream is damaged or past its last row. */
+const guint8 *
+terrain_jpeg_rows_next (TerrainJpegRows  *rows,
+                        GError          **error)
+{
+  JSAMPROW row = rows->row;
+
+  if (rows->info.output_scanline >= rows->info.output_height)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "JPEG: no row past the last (%u)", rows->info.output_height);
+      return NULL;
+    }
+  if (setjmp (rows->jerr.jump))
+    {
+      jpeg_rows_set_error (rows, error);
+      return NULL;
+    }
+  jpeg_read_scanlines (&rows->info, &row, 1);
+  return rows->row;
+}
+
+void
+terrain_jpeg_rows_free (TerrainJpegRows *rows)
+{
+  if (rows == NULL)
+    return;
+  /* Destroying aborts a decompression in any state; it never fails. */
+  jpeg_destroy_decompress (&rows->info);
+  g_clear_error (&rows->read_error);
+  g_object_unref (rows->stream);
+  g_free (rows->buffer);
+  g_free (rows->row);
+  g_free (rows);
+}
+
 static GBytes *
 encode_jpeg (TerrainImage  *image,
              guint          quality,
