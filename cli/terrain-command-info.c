@@ -13,13 +13,12 @@
  * engine's, and the TA Forever one when the .ota is beside the map. */
 static void
 add_map_hashes (TerrainDocument *document,
+                const char      *spec,
                 JsonObject      *object)
 {
   guint32 hash;
   g_autofree char *text = NULL;
   g_autofree char *ota_name = NULL;
-  GFile *file;
-  g_autoptr(GFile) ota = NULL;
   g_autoptr(GBytes) ota_bytes = NULL;
   GBytes *tnt_bytes;
 
@@ -32,15 +31,12 @@ add_map_hashes (TerrainDocument *document,
       g_clear_pointer (&text, g_free);
     }
 
-  file = terrain_document_get_file (document);
+  /* The .ota beside the file, or beside the map inside its archive. */
   tnt_bytes = terrain_document_get_source_bytes (document);
-  if (file == NULL || tnt_bytes == NULL)
-    return;
-  ota = terrain_ta_map_find_ota (file, NULL);
-  if (ota == NULL || (ota_bytes = g_file_load_bytes (ota, NULL, NULL, NULL)) == NULL)
+  if (tnt_bytes == NULL ||
+      (ota_bytes = terrain_ta_map_load_ota (spec, &ota_name, NULL, NULL)) == NULL)
     return;
   text = g_strdup_printf ("%08x", terrain_ta_map_hash (tnt_bytes, ota_bytes));
-  ota_name = g_file_get_parse_name (ota);
   json_object_set_string_member (object, "map_hash", text);
   json_object_set_string_member (object, "map_hash_ota", ota_name);
 }
@@ -90,7 +86,7 @@ terrain_command_info (int    argc,
       if (JSON_NODE_HOLDS_OBJECT (node))
         {
           json_object_set_string_member (json_node_get_object (node), "file", argv[i]);
-          add_map_hashes (document, json_node_get_object (node));
+          add_map_hashes (document, argv[i], json_node_get_object (node));
         }
 
       if (json)

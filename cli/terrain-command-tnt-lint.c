@@ -94,7 +94,6 @@ terrain_command_tnt_lint (int    argc,
   g_autoptr(TerrainOtaFile) ota = NULL;
   g_autoptr(TerrainFeatureCatalog) catalog = NULL;
   g_autoptr(GPtrArray) issues = NULL;
-  g_autoptr(GFile) ota_file = NULL;
   g_autofree char *ota_name = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *text = NULL;
@@ -124,16 +123,30 @@ terrain_command_tnt_lint (int    argc,
     }
 
   if (ota_path != NULL)
-    ota_file = g_file_new_for_commandline_arg (ota_path);
-  else if (terrain_document_get_file (document) != NULL)
-    ota_file = terrain_ta_map_find_ota (terrain_document_get_file (document), NULL);
-  if (ota_file != NULL)
     {
+      g_autoptr(GFile) ota_file = g_file_new_for_commandline_arg (ota_path);
       g_autoptr(GError) error = NULL;
 
       ota = terrain_ota_file_new_from_file (ota_file, NULL, NULL, &error);
       ota_name = g_file_get_parse_name (ota_file);
       if (ota == NULL)
+        {
+          terrain_cli_error (ota_name, error);
+          return TERRAIN_EXIT_ERROR;
+        }
+    }
+  else
+    {
+      /* Beside the file, or beside the map inside its archive. */
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = terrain_ta_map_load_ota (argv[1], &ota_name, NULL, &error);
+
+      if (bytes == NULL && error != NULL)
+        {
+          terrain_cli_error (argv[1], error);
+          return TERRAIN_EXIT_ERROR;
+        }
+      if (bytes != NULL && (ota = terrain_ota_file_new_from_bytes (bytes, NULL, &error)) == NULL)
         {
           terrain_cli_error (ota_name, error);
           return TERRAIN_EXIT_ERROR;

@@ -98,6 +98,66 @@ test_info (void)
   terrain_test_remove_tree (folder);
 }
 
+/* A map inside an archive: its .ota is the archive's file of the same path,
+ * found ignoring case, for the map hash of `terrain info` and for lint. */
+static void
+test_ota_in_archive (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new (4, 4, &error);
+  g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+  g_autoptr(GBytes) tnt = NULL;
+  g_autoptr(GBytes) ota = g_bytes_new_static ("[GlobalHeader]\n{\n}\n", 19);
+  g_autoptr(GBytes) archive = NULL;
+  g_autoptr(GBytes) found = NULL;
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-map-hash-archive");
+  g_autofree char *path = g_build_filename (dir, "duel.ufo", NULL);
+  g_autofree char *spec = g_strconcat (path, ":MAPS/duel.TNT", NULL);
+  g_autofree char *lone = g_strconcat (path, ":maps/lone.tnt", NULL);
+  g_autofree char *found_spec = NULL;
+  g_autofree char *expected_spec = g_strconcat (path, ":maps/Duel.ota", NULL);
+  g_autofree char *expected_map = NULL;
+  g_auto(TerrainTestCliResult) result = { 0 };
+
+  g_assert_no_error (error);
+  tnt = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (map), &error);
+  g_assert_no_error (error);
+  g_assert_true (terrain_hpi_writer_add_file (writer, "maps/Duel.tnt", tnt,
+                                              TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+  g_assert_true (terrain_hpi_writer_add_file (writer, "maps/Duel.ota", ota,
+                                              TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+  g_assert_true (terrain_hpi_writer_add_file (writer, "maps/lone.tnt", tnt,
+                                              TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+  archive = terrain_hpi_writer_to_bytes (writer, &error);
+  g_assert_no_error (error);
+  terrain_test_write_bytes (path, archive);
+
+  found = terrain_ta_map_load_ota (spec, &found_spec, NULL, &error);
+  g_assert_no_error (error);
+  terrain_test_assert_bytes_equal (ota, found);
+  g_assert_cmpstr (found_spec, ==, expected_spec);
+  g_clear_pointer (&found, g_bytes_unref);
+  g_clear_pointer (&found_spec, g_free);
+  found = terrain_ta_map_load_ota (lone, &found_spec, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (found);
+  g_assert_null (found_spec);
+
+  expected_map = g_strdup_printf ("\"map_hash\" : \"%08x\"", terrain_ta_map_hash (tnt, ota));
+  result = terrain_test_run_cli (NULL, "info", "--json", spec, NULL);
+  g_assert_cmpint (result.status, ==, 0);
+  g_assert_nonnull (strstr (result.out, expected_map));
+  g_assert_nonnull (strstr (result.out, "duel.ufo:maps/Duel.ota"));
+  terrain_test_cli_result_clear (&result);
+
+  /* Lint reads the same .ota: its metadata checks run. */
+  result = terrain_test_run_cli (NULL, "tnt", "lint", "--json", spec, NULL);
+  g_assert_nonnull (strstr (result.out, "duel.ufo:maps/Duel.ota\""));
+  g_assert_nonnull (strstr (result.out, "\"ota.fields\""));
+
+  terrain_test_remove_tree (dir);
+}
+
 static void
 test_corpus (void)
 {
@@ -128,6 +188,9 @@ test_corpus (void)
       g_assert_cmphex (terrain_ta_map_hash (tnt, ota), ==,
                        terrain_ta_map_hash (joined, empty));
       g_test_message ("%s: map hash %08x", maps[i], terrain_ta_map_hash (tnt, ota));
+      /* Recorded in docs/formats/tnt-sct.md, "Corpus maps" (zlib.crc32 of
+       * the two files joined, computed outside libterrain). */
+      g_assert_cmphex (terrain_ta_map_hash (tnt, ota), ==, i == 0 ? 0x997b04cd : 0xd7c6292f);
 
       map = terrain_tnt_map_new_from_bytes (tnt, NULL, &error);
       g_assert_no_error (error);
@@ -144,6 +207,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/MapHash/ta-forever", test_map_hash);
   g_test_add_func ("/Terrain/MapHash/lobby", test_lobby_hash);
   g_test_add_func ("/Terrain/MapHash/info", test_info);
+  g_test_add_func ("/Terrain/MapHash/ota-in-archive", test_ota_in_archive);
   /* The real maps, when ../shared/corpus is there (as test-corpus). */
   terrain_test_add_corpus_func ("/Terrain/MapHash/corpus", test_corpus);
 

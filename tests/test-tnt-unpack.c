@@ -6,7 +6,8 @@
  * purpose: bytes after a feature name's NUL, an attribute byte +3 and a
  * trailing gap. Unpacked then packed it must come back byte for byte; one
  * height edited in heightmap.png and one feature word in features.csv must
- * change exactly their bytes.
+ * change exactly their bytes. A legacy (0x1020) map, 8-byte cells and all,
+ * built from tnt-sct.md, "Legacy header", must do the same.
  */
 
 #include "config.h"
@@ -324,6 +325,194 @@ test_cli (void)
   terrain_test_remove_tree (root);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Legacy (0x1020) maps                                                       */
+
+#define LW 8
+#define LH 6
+
+/* A legacy map built from tnt-sct.md, "Legacy header": wind, gravity and the
+ * unread word in the header, every byte of each 8-byte cell set (height at
+ * byte 0, the feature byte at byte 2 with the four empty codes 0xFC..0xFF,
+ * metal at byte 6, the unread bytes), bytes after a name's NUL, a gap
+ * between the tile map and the attributes and a trailing gap. */
+static GBytes *
+make_legacy_bytes (gsize *attributes)
+{
+  const guint columns = LW / 2, rows = LH / 2, n_tiles = 2, n_features = 2;
+  const guint mw = 16, mh = 12;
+  GByteArray *a = g_byte_array_new ();
+  guint32 words[16] = { 0 };
+  gsize tile_map, tiles, features, minimap;
+
+  g_byte_array_set_size (a, 64);
+  tile_map = a->len;
+  for (guint r = 0; r < rows; r++)
+    for (guint c = 0; c < columns; c++)
+      {
+        guint8 entry[2] = { (guint8) ((r + c) % n_tiles), 0 };
+
+        g_byte_array_append (a, entry, 2);
+      }
+  g_byte_array_append (a, (const guint8 *) "GAP", 3);
+  *attributes = a->len;
+  for (guint y = 0; y < LH; y++)
+    for (guint x = 0; x < LW; x++)
+      {
+        guint8 cell[8];
+
+        for (guint k = 0; k < 8; k++)
+          cell[k] = (guint8) (x * 16 + y * 4 + k);
+        cell[0] = (guint8) (x * 9 + y);
+        cell[2] = 0xFF;
+        if (x == 1 && y == 1)
+          cell[2] = 0;
+        if (x == 5 && y == 3)
+          cell[2] = 1;
+        if (y == 5 && x < 4)
+          cell[2] = (guint8) (0xFC + x);
+        cell[6] = (guint8) (x + y);   /* metal */
+        g_byte_array_append (a, cell, 8);
+      }
+  tiles = a->len;
+  for (guint t = 0; t < n_tiles; t++)
+    for (guint p = 0; p < 1024; p++)
+      {
+        guint8 v = (guint8) (p * (t + 5) + t);
+
+        g_byte_array_append (a, &v, 1);
+      }
+  features = a->len;
+  for (guint i = 0; i < n_features; i++)
+    {
+      guint8 record[132] = { 0 };
+
+      record[0] = (guint8) i;
+      memcpy (record + 4, i == 0 ? "Tree1" : "Rock2", 5);
+      if (i == 0)
+        memcpy (record + 4 + 6, "junk", 4);
+      g_byte_array_append (a, record, sizeof record);
+    }
+  minimap = a->len;
+  {
+    guint8 size[8] = { mw, 0, 0, 0, mh, 0, 0, 0 };
+
+    g_byte_array_append (a, size, 8);
+    for (guint p = 0; p < mw * mh; p++)
+      {
+        guint8 v = (guint8) (p % 7 + 0x60);
+
+        g_byte_array_append (a, &v, 1);
+      }
+  }
+  g_byte_array_append (a, (const guint8 *) "END!", 4);
+
+  words[0] = 0x1020;
+  words[1] = LW;
+  words[2] = LH;
+  words[3] = (guint32) tile_map;
+  words[4] = (guint32) *attributes;
+  words[5] = (guint32) tiles;
+  words[6] = n_tiles;
+  words[7] = n_features;
+  words[8] = (guint32) features;
+  words[9] = 33;              /* sea level */
+  words[10] = 1200;           /* minimum wind */
+  words[11] = 3400;           /* maximum wind */
+  words[12] = 0xDEADBEEF;     /* not read */
+  words[13] = 112;            /* gravity */
+  words[14] = (guint32) minimap;
+  words[15] = 1;
+  for (guint i = 0; i < 16; i++)
+    for (guint k = 0; k < 4; k++)
+      a->data[4 * i + k] = (guint8) (words[i] >> (8 * k));
+  return g_byte_array_free_to_bytes (a);
+}
+
+static void
+test_legacy (void)
+{
+  gsize attributes;
+  g_autoptr(GBytes) source = make_legacy_bytes (&attributes);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("terrain-unpack-XXXXXX", &error);
+  g_autofree char *folder = g_build_filename (root, "legacy", NULL);
+  g_autoptr(GFile) folder_file = g_file_new_for_path (folder);
+  g_autoptr(GBytes) packed = NULL;
+  g_autofree char *cells = NULL, *manifest = NULL, *tnt = NULL, *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *joined = NULL;
+  const guint8 *a, *b;
+  gsize size, feature_at = attributes + 8 * (1 * LW + 1) + 2;
+  guint n_changed = 0;
+
+  g_assert_no_error (error);
+  packed = unpack_and_pack (source, folder);
+  terrain_test_assert_bytes_equal (source, packed);
+
+  /* The feature byte as a person reads it; the rest of each cell in the
+   * manifest. */
+  cells = read_member (folder, "features.csv");
+  lines = g_strsplit (cells, "\n", -1);
+  g_assert_cmpstr (lines[1], ==, ",0,,,,,,");
+  g_assert_cmpstr (lines[3], ==, ",,,,,1,,");
+  g_assert_cmpstr (lines[5], ==, "0xFC,0xFD,0xFE,,,,,");
+  manifest = read_member (folder, "metadata.json");
+  g_assert_nonnull (strstr (manifest, "\"attribute_extra\" : \""));
+  g_assert_nonnull (strstr (manifest, "\"sea_level\" : 33"));
+
+  /* One feature byte edited: only it changes. */
+  g_free (lines[1]);
+  lines[1] = g_strdup (",1,,,,,,");
+  joined = g_strjoinv ("\n", lines);
+  write_member (folder, "features.csv", joined, -1);
+  g_clear_pointer (&packed, g_bytes_unref);
+  packed = terrain_tnt_pack_folder (folder_file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (packed), ==, g_bytes_get_size (source));
+  a = g_bytes_get_data (source, &size);
+  b = g_bytes_get_data (packed, NULL);
+  for (gsize i = 0; i < size; i++)
+    if (a[i] != b[i])
+      {
+        g_assert_cmpuint (i, ==, feature_at);
+        n_changed++;
+      }
+  g_assert_cmpuint (n_changed, ==, 1);
+  g_assert_cmpuint (b[feature_at], ==, 1);
+
+  /* A 0x2000 word has no legacy byte. */
+  g_free (lines[1]);
+  lines[1] = g_strdup (",void,,,,,,");
+  g_free (joined);
+  joined = g_strjoinv ("\n", lines);
+  write_member (folder, "features.csv", joined, -1);
+  g_assert_null (terrain_tnt_pack_folder (folder_file, NULL, NULL, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_assert_nonnull (strstr (error->message, "line 2, column 2: a legacy (0x1020) map"));
+  g_clear_error (&error);
+
+  /* The command line, byte for byte. */
+  tnt = g_build_filename (root, "legacy.tnt", NULL);
+  out = g_build_filename (root, "again.tnt", NULL);
+  terrain_test_write_bytes (tnt, source);
+  {
+    g_autofree char *second = g_build_filename (root, "second", NULL);
+    g_autoptr(GBytes) again = NULL;
+    g_auto(TerrainTestCliResult) unpack = terrain_test_run_cli (NULL, "tnt", "unpack", tnt,
+                                                                second, NULL);
+    g_auto(TerrainTestCliResult) pack = terrain_test_run_cli (NULL, "tnt", "pack", second, out,
+                                                              NULL);
+
+    g_assert_cmpint (unpack.status, ==, 0);
+    g_assert_cmpint (pack.status, ==, 0);
+    again = terrain_test_read_bytes (out);
+    terrain_test_assert_bytes_equal (source, again);
+  }
+
+  terrain_test_remove_tree (root);
+}
+
 static void
 test_corpus (void)
 {
@@ -361,6 +550,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/TntUnpack/edits", test_edits);
   g_test_add_func ("/Terrain/TntUnpack/errors", test_errors);
   g_test_add_func ("/Terrain/TntUnpack/cli", test_cli);
+  g_test_add_func ("/Terrain/TntUnpack/legacy", test_legacy);
   /* The real maps, when ../shared/corpus is there (as test-corpus). */
   terrain_test_add_corpus_func ("/Terrain/TntUnpack/corpus", test_corpus);
 

@@ -9,8 +9,10 @@
 #include <zlib.h>
 
 #include "terrain-ta-map-hash.h"
+#include "terrain-hpi-archive.h"
 #include "core/terrain-document.h"
 #include "core/terrain-error.h"
+#include "core/terrain-io.h"
 
 /* zlib's crc32() takes at most a uInt at a time. */
 static guint32
@@ -111,6 +113,104 @@ terrain_ta_map_find_ota (GFile        *tnt_file,
           g_ascii_strcasecmp (name + stem_length, ".ota") == 0)
         return g_object_ref (child);
     }
+}
+
+/* @path with its extension replaced by ".ota", or NULL when its last name
+ * has no extension. */
+static char *
+ota_path_for (const char *path)
+{
+  const char *dot = strrchr (path, '.');
+
+  if (dot == NULL || strpbrk (dot, "/\\:") != NULL)
+    return NULL;
+  return g_strdup_printf ("%.*s.ota", (int) (dot - path), path);
+}
+
+static gboolean
+is_file (const char   *spec,
+         GCancellable *cancellable)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (spec);
+
+  return g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, cancellable) ==
+         G_FILE_TYPE_REGULAR;
+}
+
+/**
+ * terrain_ta_map_load_ota:
+ * @spec: a map named the way the command line names it: a `.tnt` file, or
+ *   `ARCHIVE:maps/NAME.tnt` inside an archive (see
+ *   [func@Terrain.Document.load_path])
+ * @ota_spec: (out) (optional) (transfer full) (nullable): where the `.ota`
+ *   was found, named the same way
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads the `.ota` beside a map: for a file, the one
+ * [func@Terrain.ta_map_find_ota] finds; for a map inside an archive, the
+ * archive's file of the same path with the extension `.ota` (paths compared
+ * ignoring case), as maps are installed (`maps/NAME.tnt` beside
+ * `maps/NAME.ota`).
+ *
+ * Returns: (transfer full) (nullable): the `.ota`'s bytes; %NULL without an
+ *   error when there is none, or with the error of reading it or its
+ *   archive
+ */
+GBytes *
+terrain_ta_map_load_ota (const char    *spec,
+                         char         **ota_spec,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  if (ota_spec != NULL)
+    *ota_spec = NULL;
+
+  /* A file of that name: the .ota in its folder. */
+  if (is_file (spec, cancellable))
+    {
+      g_autoptr(GFile) tnt = g_file_new_for_commandline_arg (spec);
+      g_autoptr(GFile) ota = terrain_ta_map_find_ota (tnt, cancellable);
+      GBytes *bytes;
+
+      if (ota == NULL)
+        return NULL;
+      bytes = terrain_file_load_bytes (ota, cancellable, error);
+      if (bytes != NULL && ota_spec != NULL)
+        *ota_spec = g_file_get_parse_name (ota);
+      return bytes;
+    }
+
+  /* ARCHIVE:inside, the archive being the first existing file before a ':'. */
+  for (const char *colon = strchr (spec, ':'); colon != NULL; colon = strchr (colon + 1, ':'))
+    {
+      g_autofree char *container = g_strndup (spec, (gsize) (colon - spec));
+      g_autofree char *inside = NULL;
+      g_autoptr(GFile) file = NULL;
+      g_autoptr(TerrainHpiArchive) archive = NULL;
+      GBytes *bytes;
+      guint index;
+
+      if (!is_file (container, cancellable))
+        continue;
+      inside = ota_path_for (colon + 1);
+      if (inside == NULL)
+        return NULL;
+      file = g_file_new_for_commandline_arg (container);
+      archive = terrain_hpi_archive_new_from_file (file, NULL, cancellable, error);
+      if (archive == NULL)
+        return NULL;
+      if (!terrain_hpi_archive_find (archive, inside, &index))
+        return NULL;
+      bytes = terrain_hpi_archive_read_file (archive, index, error);
+      if (bytes != NULL && ota_spec != NULL)
+        *ota_spec = g_strconcat (container, ":", terrain_hpi_archive_get_path (archive, index),
+                                 NULL);
+      return bytes;
+    }
+  return NULL;
 }
 
 /**

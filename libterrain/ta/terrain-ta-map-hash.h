@@ -23,6 +23,11 @@ TERRAIN_AVAILABLE_IN_ALL
 GFile   *terrain_ta_map_find_ota           (GFile          *tnt_file,
                                             GCancellable   *cancellable);
 TERRAIN_AVAILABLE_IN_ALL
+GBytes  *terrain_ta_map_load_ota           (const char     *spec,
+                                            char          **ota_spec,
+                                            GCancellable   *cancellable,
+                                            GError        **error);
+TERRAIN_AVAILABLE_IN_ALL
 gboolean terrain_tnt_map_get_lobby_hash    (TerrainTntMap  *self,
                                             guint32        *hash,
                                             GError        **error);

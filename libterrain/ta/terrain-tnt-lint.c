@@ -203,7 +203,7 @@ check_ota_fields (GPtrArray      *issues,
     g_string_append_printf (missing, "%sa [Schema N] block", missing->len > 0 ? ", " : "");
   if (missing->len > 0)
     add (issues, "ota.fields", TERRAIN_SEVERITY_WARNING, "GlobalHeader", -1, -1,
-         "the lobby needs %s", missing->str);
+         "the lobby needs %s (missing or empty)", missing->str);
 }
 
 static void

@@ -14,6 +14,7 @@
 #include "core/terrain-error.h"
 #include "core/terrain-image-private.h"
 #include "core/terrain-io.h"
+#include "core/terrain-reader-private.h"
 
 /*
  * The folder (docs/formats/tnt-sct.md, "Unpacked maps"); names follow kbot's
@@ -30,6 +31,13 @@
  *                      gaps between sections, attribute byte +3 when any is
  *                      set, and the feature records as stored (their index
  *                      words and the bytes after each name's NUL)
+ *
+ * A legacy (0x1020) map has 8-byte cells (tnt-sct.md, "Legacy header"):
+ * byte 0 the height, byte 2 a one-byte feature index (0xFC..0xFF empty),
+ * the others (byte 6 the per-cell metal) have no editable home and go into
+ * the manifest's "attribute_extra", six bytes a cell (bytes 1, 3, 4, 5, 6,
+ * 7), when any is set. Its features.csv holds the byte: an index, empty for
+ * 0xFF, and 0xFC..0xFE in hex.
  */
 
 #define FORMAT_NAME "libterrain-tnt-unpack"
@@ -38,6 +46,11 @@
 #define RECORD_SIZE 132
 #define NAME_SIZE 128
 #define W_SEA_LEVEL 0x24
+#define LEGACY_CELL 8
+
+/* The bytes of a legacy cell without an editable home. */
+static const guint legacy_extra_bytes[] = { 1, 3, 4, 5, 6, 7 };
+#define LEGACY_EXTRA G_N_ELEMENTS (legacy_extra_bytes)
 
 static const char * const section_names[] = {
   "header", "tile-map", "attributes", "tiles", "features", "minimap",
@@ -134,7 +147,7 @@ compare_spans (gconstpointer a,
 
 /**
  * terrain_tnt_map_unpack:
- * @self: an unedited #TerrainTntMap of version 0x2000
+ * @self: an unedited #TerrainTntMap (version 0x2000 or the legacy 0x1020)
  * @palette: (nullable): the palette the tiles index, written into the
  *   indexed PNGs so that they show the map's colours (%NULL: a grey ramp)
  * @folder: the folder to write (created when missing; files in it of the
@@ -149,9 +162,8 @@ compare_spans (gconstpointer a,
  * home. [func@Terrain.tnt_pack_folder] rebuilds the file from it, byte for
  * byte when nothing was edited.
  *
- * Returns: %TRUE on success; %FALSE with %TERRAIN_ERROR_NOT_SUPPORTED for a
- *   legacy (0x1020) map, %TERRAIN_ERROR_INVALID_VALUE when sections overlap,
- *   or the error of writing a file
+ * Returns: %TRUE on success; %FALSE with %TERRAIN_ERROR_INVALID_VALUE when
+ *   sections overlap, or the error of writing a file
  */
 gboolean
 terrain_tnt_map_unpack (TerrainTntMap  *self,
@@ -172,17 +184,13 @@ terrain_tnt_map_unpack (TerrainTntMap  *self,
   gsize size, end = 0;
   guint width, height, columns, rows, n_tiles, n_features;
   gboolean any_extra = FALSE;
+  gboolean legacy;
+  const guint8 *cells;
 
   g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (folder), FALSE);
 
-  if (terrain_tnt_map_get_version (self) != TERRAIN_TNT_VERSION)
-    {
-      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                   "TNT unpack: header: version 0x%X at byte offset 0; only 0x2000 maps unpack",
-                   terrain_tnt_map_get_version (self));
-      return FALSE;
-    }
+  legacy = terrain_tnt_map_get_version (self) == TERRAIN_TNT_VERSION_LEGACY;
   bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (self), error);
   if (bytes == NULL)
     return FALSE;
@@ -193,6 +201,12 @@ terrain_tnt_map_unpack (TerrainTntMap  *self,
   rows = terrain_tnt_map_get_tile_rows (self);
   n_tiles = terrain_tnt_map_get_n_tiles (self);
   n_features = terrain_tnt_map_get_n_features (self);
+  {
+    gsize offset = 0;
+
+    terrain_tnt_map_get_section_span (self, TERRAIN_TNT_SECTION_ATTRIBUTES, &offset, NULL);
+    cells = data + offset;
+  }
   for (guint i = 0; i < 256; i++)
     {
       if (palette != NULL)
@@ -287,19 +301,23 @@ terrain_tnt_map_unpack (TerrainTntMap  *self,
     }
   json_builder_end_array (b);
 
-  for (guint y = 0; y < height && !any_extra; y++)
-    for (guint x = 0; x < width && !any_extra; x++)
-      any_extra = terrain_tnt_map_get_cell_extra (self, x, y) != 0;
-  if (any_extra)
-    {
-      g_autofree guint8 *extra = g_malloc ((gsize) width * height);
+  {
+    gsize per_cell = legacy ? LEGACY_EXTRA : 1;
+    g_autofree guint8 *extra = g_malloc ((gsize) width * height * per_cell + 1);
 
-      for (guint y = 0; y < height; y++)
-        for (guint x = 0; x < width; x++)
-          extra[(gsize) y * width + x] = terrain_tnt_map_get_cell_extra (self, x, y);
-      add_base64 (b, "attribute_extra", extra, (gsize) width * height);
-    }
-  else
+    for (gsize i = 0; i < (gsize) width * height; i++)
+      for (gsize k = 0; k < per_cell; k++)
+        {
+          extra[i * per_cell + k] = legacy ? cells[LEGACY_CELL * i + legacy_extra_bytes[k]]
+                                           : terrain_tnt_map_get_cell_extra (self,
+                                                                             (guint) (i % width),
+                                                                             (guint) (i / width));
+          any_extra = any_extra || extra[i * per_cell + k] != 0;
+        }
+    if (any_extra)
+      add_base64 (b, "attribute_extra", extra, (gsize) width * height * per_cell);
+  }
+  if (!any_extra)
     {
       json_builder_set_member_name (b, "attribute_extra");
       json_builder_add_null_value (b);
@@ -337,7 +355,17 @@ terrain_tnt_map_unpack (TerrainTntMap  *self,
   for (guint y = 0; y < height; y++)
     for (guint x = 0; x < width; x++)
       {
-        feature_word_text (text, terrain_tnt_map_get_cell_feature (self, x, y));
+        if (!legacy)
+          feature_word_text (text, terrain_tnt_map_get_cell_feature (self, x, y));
+        else
+          {
+            guint8 byte = cells[LEGACY_CELL * ((gsize) y * width + x) + 2];
+
+            if (byte < 0xFC)
+              g_string_append_printf (text, "%u", byte);
+            else if (byte != 0xFF)
+              g_string_append_printf (text, "0x%02X", byte);
+          }
         g_string_append_c (text, x + 1 < width ? ',' : '\n');
       }
   if (!save_text (folder, "features.csv", text, error))
@@ -853,6 +881,8 @@ pack (Packer  *packer,
   gboolean present[TERRAIN_TNT_SECTION_MINIMAP + 1] = { FALSE };
   guint8 *data;
   guint columns, rows;
+  gboolean legacy;
+  gsize cell_size, extra_per_cell;
 
   max = p.limits->max_allocation;
   manifest_bytes = read_member (&p, TERRAIN_TNT_UNPACK_MANIFEST, max, error);
@@ -901,6 +931,9 @@ pack (Packer  *packer,
   records = get_base64 (root, "feature_records", (gsize) size, &records_size, error);
   if (records == NULL)
     return NULL;
+  legacy = header_size == HEADER_SIZE && terrain_get_le32 (header) == TERRAIN_TNT_VERSION_LEGACY;
+  cell_size = legacy ? LEGACY_CELL : 4;
+  extra_per_cell = legacy ? LEGACY_EXTRA : 1;
   if (header_size != HEADER_SIZE || records_size != (gsize) n_features * RECORD_SIZE)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
@@ -913,15 +946,16 @@ pack (Packer  *packer,
   if (json_object_has_member (root, "attribute_extra") &&
       !json_object_get_null_member (root, "attribute_extra"))
     {
-      extra = get_base64 (root, "attribute_extra", (gsize) width * height, &extra_size, error);
+      extra = get_base64 (root, "attribute_extra", (gsize) width * height * extra_per_cell,
+                          &extra_size, error);
       if (extra == NULL)
         return NULL;
-      if (extra_size != (gsize) width * height)
+      if (extra_size != (gsize) width * height * extra_per_cell)
         {
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                        "TNT pack: " TERRAIN_TNT_UNPACK_MANIFEST ": \"attribute_extra\" holds %"
-                       G_GSIZE_FORMAT " bytes for %" G_GINT64_FORMAT " cells", extra_size,
-                       width * height);
+                       G_GSIZE_FORMAT " bytes for %" G_GINT64_FORMAT " cells (%" G_GSIZE_FORMAT
+                       " a cell)", extra_size, width * height, extra_per_cell);
           return NULL;
         }
     }
@@ -1012,7 +1046,7 @@ pack (Packer  *packer,
   }
   {
     const gsize expected[] = {
-      HEADER_SIZE, (gsize) columns * rows * 2, (gsize) width * height * 4,
+      HEADER_SIZE, (gsize) columns * rows * 2, (gsize) width * height * cell_size,
       (gsize) n_tiles * 1024, (gsize) n_features * RECORD_SIZE, 0,
     };
 
@@ -1102,10 +1136,29 @@ pack (Packer  *packer,
                            "to 255", x, y, h);
               return NULL;
             }
-          cells[4 * i] = (guint8) h;
-          cells[4 * i + 1] = grid[i] & 0xff;
-          cells[4 * i + 2] = grid[i] >> 8;
-          cells[4 * i + 3] = extra != NULL ? extra[i] : 0;
+          if (!legacy)
+            {
+              cells[4 * i] = (guint8) h;
+              cells[4 * i + 1] = grid[i] & 0xff;
+              cells[4 * i + 2] = grid[i] >> 8;
+              cells[4 * i + 3] = extra != NULL ? extra[i] : 0;
+              continue;
+            }
+          /* Legacy: the one-byte index; empty is 0xFF unless written in hex. */
+          if (grid[i] != TERRAIN_TNT_FEATURE_NONE && grid[i] > 0xFF)
+            {
+              g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                           "TNT pack: features.csv: line %u, column %u: a legacy (0x1020) map "
+                           "holds a feature byte (0 to 251, empty, or 0xFC to 0xFF), not 0x%04X",
+                           y + 1, x + 1, grid[i]);
+              return NULL;
+            }
+          cells[LEGACY_CELL * i] = (guint8) h;
+          cells[LEGACY_CELL * i + 2] = grid[i] == TERRAIN_TNT_FEATURE_NONE ? 0xFF
+                                                                             : (guint8) grid[i];
+          for (guint k = 0; k < LEGACY_EXTRA; k++)
+            cells[LEGACY_CELL * i + legacy_extra_bytes[k]] =
+              extra != NULL ? extra[LEGACY_EXTRA * i + k] : 0;
         }
   }
 
