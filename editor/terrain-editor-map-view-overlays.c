@@ -1,10 +1,11 @@
 /* terrain-editor-map-view-overlays.c: what the 2D map view draws over
  * the picture
  *
- * Contours, voids, the tile grid, feature footprints, start positions
+ * Voids, the tile grid, feature footprints, start positions
  * and the tools' previews (brush ring, rectangle, highlight), drawn with
  * Cairo in map cell units, and the setters of the tools' previews (the
- * selected feature is in terrain-editor-map-view-selection.c).
+ * selected feature is in terrain-editor-map-view-selection.c, contours in
+ * -contours.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,37 +15,6 @@
 #include "terrain-editor-map-view-private.h"
 
 #include <math.h>
-
-#define CONTOUR_INTERVAL 16
-
-void
-map_view_draw_contours (TerrainEditorMapView *self,
-               cairo_t              *cr,
-               TerrainTntMap        *map,
-               guint x0, guint y0, guint x1, guint y1)
-{
-  guint width = terrain_tnt_map_get_width (map);
-  guint height = terrain_tnt_map_get_height (map);
-
-  cairo_set_source_rgba (cr, 0.25, 0.12, 0.0, 0.75);
-  for (guint y = y0; y < y1; y++)
-    for (guint x = x0; x < x1; x++)
-      {
-        guint c = terrain_tnt_map_get_cell_height (map, x, y) / CONTOUR_INTERVAL;
-
-        if (x + 1 < width && terrain_tnt_map_get_cell_height (map, x + 1, y) / CONTOUR_INTERVAL != c)
-          {
-            cairo_move_to (cr, x + 1, y);
-            cairo_line_to (cr, x + 1, y + 1);
-          }
-        if (y + 1 < height && terrain_tnt_map_get_cell_height (map, x, y + 1) / CONTOUR_INTERVAL != c)
-          {
-            cairo_move_to (cr, x, y + 1);
-            cairo_line_to (cr, x + 1, y + 1);
-          }
-      }
-  cairo_stroke (cr);
-}
 
 /* A footprint's rectangle, at least MIN_FOOTPRINT_PIXELS on screen so
  * that a 1x1 tree still shows at Fit. */

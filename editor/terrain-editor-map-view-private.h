@@ -3,7 +3,7 @@
  * The map view's instance structure and what its files share:
  * terrain-editor-map-view.c (the picture, scrolling, input, the class),
  * -overlays.c (the Cairo overlays in map cell units), -sprites.c (features
- * drawn as their GAF sprites), -placement.c (where a feature would go)
+ * drawn as their GAF sprites), -contours.c (height contours), -placement.c (where a feature would go)
  * and -selection.c (the selected feature).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -38,6 +38,11 @@ struct _TerrainEditorMapView
    * NULL when stale or when nothing is under water. */
   GdkTexture *water;
   gboolean water_valid;
+  /* Contours below 2 pixels a cell (-contours.c): a texel a cell, of this
+   * interval and line thickness in cells; NULL when stale. */
+  GdkTexture *contours;
+  guint contours_interval;
+  guint contours_thickness;
 
   GdkTexture *texture;
   gboolean coarse;        /* the texture is a stand-in while the picture is made */
@@ -116,10 +121,6 @@ void     map_view_ensure_features   (TerrainEditorMapView *self);
 /* terrain-editor-map-view-overlays.c: each draws in map cell units (the
  * Cairo context scaled so that one unit is a cell; @unit is a screen
  * pixel in cells) over the visible cells x0..x1, y0..y1. */
-void map_view_draw_contours        (TerrainEditorMapView *self,
-                                    cairo_t              *cr,
-                                    TerrainTntMap        *map,
-                                    guint x0, guint y0, guint x1, guint y1);
 void map_view_draw_features        (TerrainEditorMapView *self,
                                     cairo_t              *cr,
                                     TerrainTntMap        *map,
@@ -152,6 +153,17 @@ void map_view_snapshot_sprites     (TerrainEditorMapView *self,
                                     double                scale,
                                     int                   width,
                                     int                   height);
+
+/* terrain-editor-map-view-contours.c */
+void map_view_draw_contours        (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
+                                    guint x0, guint y0, guint x1, guint y1);
+void map_view_snapshot_contours    (TerrainEditorMapView *self,
+                                    GtkSnapshot          *snapshot,
+                                    TerrainTntMap        *map,
+                                    double                h,
+                                    double                v);
 
 /* terrain-editor-map-view-placement.c */
 void map_view_draw_placement       (TerrainEditorMapView *self,

@@ -143,6 +143,7 @@ invalidate_features (TerrainEditorMapView *self)
 {
   g_clear_object (&self->water);
   self->water_valid = FALSE;
+  g_clear_object (&self->contours);
   g_clear_pointer (&self->placements, g_array_unref);
   g_clear_pointer (&self->occupancy, g_free);
   g_clear_pointer (&self->overlapping, g_hash_table_unref);
@@ -848,6 +849,8 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
 
   /* Overlays in cell units, over the visible cells only. */
   scale = self->zoom * self->cell_pixels;
+  if (map != NULL && self->show_contours && scale < 2.0)
+    map_view_snapshot_contours (self, snapshot, map, h, v);
   if (map != NULL && self->show_features)
     map_view_snapshot_sprites (self, snapshot, map, h, v, scale, width, height);
   unit = 1.0 / scale;
@@ -863,8 +866,9 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
 
   if (map != NULL && x1 > x0 && y1 > y0)
     {
-      /* Contours and voids cost a cell read each: skip them when cells
-       * are smaller than a pixel and the picture would be noise. */
+      /* Voids cost a cell read each: skip them when cells are smaller
+       * than a pixel and the picture would be noise; contours are a
+       * texture there (map_view_snapshot_contours()). */
       if (self->show_voids && scale >= 1.0)
         map_view_draw_voids (self, cr, map, x0, y0, x1, y1);
       if (self->show_contours && scale >= 2.0)

@@ -97,6 +97,7 @@ void             terrain_editor_map_view_set_preview_rect (TerrainEditorMapView 
                                                            int                    width,
                                                            int                    height,
                                                            gboolean               blocked);
+guint            terrain_editor_map_view_get_contour_interval (TerrainEditorMapView *self);
 void             terrain_editor_map_view_set_placement    (TerrainEditorMapView  *self,
                                                            const char            *name,
                                                            int                    x,

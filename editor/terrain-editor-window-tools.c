@@ -582,6 +582,63 @@ window_set_tool (TerrainEditorWindow *self,
   g_object_notify (G_OBJECT (self), "tool");
 }
 
+/* The brush's units beside its controls: the strength is height units a
+ * dab for Raise and Lower, a blend factor for Smooth and Flatten, unused
+ * by Set. */
+static void
+on_brush_mode_changed (TerrainEditorWindow *self)
+{
+  GtkGrid *grid = GTK_GRID (gtk_widget_get_parent (GTK_WIDGET (self->brush_mode)));
+  GtkWidget *unit = gtk_grid_get_child_at (grid, 2, 2);
+  GtkWidget *spin = gtk_grid_get_child_at (grid, 1, 2);
+  const char *text, *tooltip;
+
+  switch ((TerrainTntBrushMode) gtk_drop_down_get_selected (self->brush_mode))
+    {
+    case TERRAIN_TNT_BRUSH_RAISE:
+    case TERRAIN_TNT_BRUSH_LOWER:
+      text = _("height units a dab");
+      tooltip = _("Height units each dab adds or takes away at the brush’s centre, less towards its edge "
+                  "by the falloff (heights run from 0 to 255)");
+      break;
+    case TERRAIN_TNT_BRUSH_SMOOTH:
+    case TERRAIN_TNT_BRUSH_FLATTEN:
+      text = _("blend, 0–1");
+      tooltip = _("How far each dab moves a height towards its neighbours’ mean (Smooth) or the level "
+                  "(Flatten): 1 or more goes all the way");
+      break;
+    default:
+      text = _("not used");
+      tooltip = _("Set writes the level to every cell inside the radius");
+      break;
+    }
+  gtk_label_set_text (GTK_LABEL (unit), text);
+  gtk_widget_set_tooltip_text (unit, tooltip);
+  gtk_widget_set_tooltip_text (spin, tooltip);
+  gtk_widget_set_sensitive (spin, gtk_drop_down_get_selected (self->brush_mode) != TERRAIN_TNT_BRUSH_SET);
+}
+
+static void
+brush_units_init (TerrainEditorWindow *self)
+{
+  GtkGrid *grid = GTK_GRID (gtk_widget_get_parent (GTK_WIDGET (self->brush_mode)));
+  GtkWidget *cells = gtk_label_new (_("cells"));
+  GtkWidget *unit = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (cells), 0);
+  gtk_widget_add_css_class (cells, "dim-label");
+  gtk_widget_set_name (cells, "radius-unit");
+  gtk_grid_attach (grid, cells, 2, 1, 1, 1);
+  gtk_label_set_xalign (GTK_LABEL (unit), 0);
+  gtk_label_set_wrap (GTK_LABEL (unit), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (unit), 10);
+  gtk_widget_add_css_class (unit, "dim-label");
+  gtk_widget_set_name (unit, "strength-unit");
+  gtk_grid_attach (grid, unit, 2, 2, 1, 1);
+  g_signal_connect_swapped (self->brush_mode, "notify::selected", G_CALLBACK (on_brush_mode_changed), self);
+  on_brush_mode_changed (self);
+}
+
 /* The feature palette's choice is the feature the tool places. */
 static void
 on_palette_selected (TerrainEditorWindow *self)
@@ -626,6 +683,8 @@ window_tools_init (TerrainEditorWindow *self)
                             self);
   g_signal_connect_swapped (self->gl_view, "gl-failed", G_CALLBACK (on_gl_failed), self);
   g_signal_connect_swapped (self->gl_view, "cell-activated", G_CALLBACK (on_gl_cell_activated), self);
+
+  brush_units_init (self);
 
   /* Under the Features tool's name entry. */
   self->feature_palette = terrain_editor_feature_palette_new ();

@@ -319,7 +319,28 @@ test_brush_falloff_default (Fixture       *f,
   iterate (100);
   g_assert_true (mapped_label_shows (GTK_WIDGET (falloff), "Smooth"));
   g_assert_false (mapped_label_shows (GTK_WIDGET (falloff), "Constant"));
-  save_screenshot (child (window, "side_notebook"), "editor-brush-panel.png");
+
+  /* The strength's unit follows the mode. */
+  {
+    GtkWidget *unit = find_named (GTK_WIDGET (window), "strength-unit");
+    GtkDropDown *mode = GTK_DROP_DOWN (child (window, "brush_mode"));
+    GtkWidget *spin = gtk_grid_get_child_at (GTK_GRID (gtk_widget_get_parent (GTK_WIDGET (mode))), 1, 2);
+
+    g_assert_nonnull (unit);
+    g_assert_true (gtk_widget_get_mapped (unit));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (unit)), ==, "height units a dab");
+    g_assert_true (mapped_label_shows (find_named (GTK_WIDGET (window), "radius-unit"), "cells"));
+    g_assert_true (gtk_widget_get_sensitive (spin));
+    iterate (50);
+    save_screenshot (child (window, "side_notebook"), "editor-brush-panel.png");
+    gtk_drop_down_set_selected (mode, TERRAIN_TNT_BRUSH_SMOOTH);
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (unit)), ==, "blend, 0–1");
+    gtk_drop_down_set_selected (mode, TERRAIN_TNT_BRUSH_SET);
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (unit)), ==, "not used");
+    g_assert_false (gtk_widget_get_sensitive (spin));
+    gtk_drop_down_set_selected (mode, TERRAIN_TNT_BRUSH_RAISE);
+    g_assert_true (gtk_widget_get_sensitive (spin));
+  }
   close_window (window);
 }
 
@@ -918,6 +939,123 @@ test_palette_and_preview (Fixture       *f,
   close_window (window);
 }
 
+/* Pixels that differ between two pictures of the same size. */
+static guint
+count_differing (GdkTexture *a,
+                 GdkTexture *b)
+{
+  int width = gdk_texture_get_width (a), height = gdk_texture_get_height (a);
+  g_autofree guint8 *pa = g_malloc ((gsize) width * height * 4);
+  g_autofree guint8 *pb = g_malloc ((gsize) width * height * 4);
+  guint n = 0;
+
+  g_assert_cmpint (gdk_texture_get_width (b), ==, width);
+  g_assert_cmpint (gdk_texture_get_height (b), ==, height);
+  gdk_texture_download (a, pa, (gsize) width * 4);
+  gdk_texture_download (b, pb, (gsize) width * 4);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    if (memcmp (pa + 4 * i, pb + 4 * i, 3) != 0)
+      n++;
+  return n;
+}
+
+/* The contours' pixels: the picture with them against the one without. */
+static guint
+contour_pixels (TerrainEditorWindow *window)
+{
+  GtkWidget *view = GTK_WIDGET (map_view (window));
+  g_autoptr(GdkTexture) with = NULL;
+  g_autoptr(GdkTexture) without = NULL;
+
+  g_object_set (window, "show-contours", TRUE, NULL);
+  iterate (100);
+  with = render_widget (view);
+  g_object_set (window, "show-contours", FALSE, NULL);
+  iterate (100);
+  without = render_widget (view);
+  return count_differing (with, without);
+}
+
+/* Heights rising 4 a cell west to east: 15 contours 4 cells apart at 16
+ * height units. Zoomed in they are lines; zoomed out below 2 pixels a
+ * cell the interval doubles and they are still drawn. */
+static void
+test_contours_zoomed_out (Fixture       *f,
+                          gconstpointer  data)
+{
+  TerrainEditorWindow *window = open_shown (f);
+  TerrainEditorMapView *view = map_view (window);
+  TerrainTntMap *map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  guint near, far;
+  double zoom;
+
+  for (guint y = 0; y < MAP_H; y++)
+    for (guint x = 0; x < MAP_W; x++)
+      terrain_tnt_map_set_cell_height (map, x, y, (guint8) (x * 4));
+  terrain_editor_map_view_zoom_to_fit (view);
+  iterate (100);
+  g_assert_cmpuint (terrain_editor_map_view_get_contour_interval (view), ==, 16);
+  near = contour_pixels (window);
+  g_test_message ("at Fit: %u contour pixels", near);
+  g_assert_cmpuint (near, >, 15 * 100);
+
+  /* An eighth of that: about 1 pixel a cell. */
+  zoom = terrain_editor_map_view_get_zoom (view);
+  terrain_editor_map_view_set_zoom (view, zoom / 8);
+  iterate (100);
+  g_assert_cmpuint (terrain_editor_map_view_get_contour_interval (view), >=, 32);
+  far = contour_pixels (window);
+  g_test_message ("zoomed out: interval %u, %u contour pixels", terrain_editor_map_view_get_contour_interval (view),
+                  far);
+  g_assert_cmpuint (far, >, 3 * 20);
+  close_window (window);
+}
+
+/* ban.tnt at Fit (about 1 pixel a cell): contours at a coarser interval,
+ * coloured by height; docs/screenshots/editor-contours-fit.png. */
+static void
+test_contours_ban (void)
+{
+  g_autofree char *map_path = terrain_test_corpus_path ("ta/maps/ban.tnt");
+  g_autofree char *palette_path = terrain_test_corpus_path ("ta/PALETTE.PAL");
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  g_autoptr(GFile) map_file = NULL;
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  gint64 deadline;
+  guint n;
+
+  if (map_path == NULL || palette_path == NULL)
+    {
+      g_test_skip ("ban.tnt or PALETTE.PAL is not in the corpus");
+      return;
+    }
+  g_settings_set_string (settings, "palette-path", palette_path);
+  map_file = g_file_new_for_path (map_path);
+  window = open_and_wait (map_file);
+  view = map_view (window);
+  g_object_set (window, "show-grid", FALSE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (terrain_editor_map_view_get_picture (view) != TERRAIN_EDITOR_MAP_PICTURE_FULL
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  terrain_editor_map_view_zoom_to_fit (view);
+  iterate (200);
+  g_test_message ("Fit: zoom %.4f, contour interval %u", terrain_editor_map_view_get_zoom (view),
+                  terrain_editor_map_view_get_contour_interval (view));
+  g_assert_cmpuint (terrain_editor_map_view_get_contour_interval (view), >, 16);
+  n = contour_pixels (window);
+  g_test_message ("%u contour pixels at Fit", n);
+  g_assert_cmpuint (n, >, 1000);
+  g_object_set (window, "show-contours", TRUE, NULL);
+  iterate (200);
+  save_screenshot (GTK_WIDGET (window), "editor-contours-fit.png");
+  close_window (window);
+  g_settings_reset (settings, "palette-path");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -933,6 +1071,9 @@ main (int    argc,
   terrain_test_add_corpus_func ("/Terrain/Editor/Features/sprites-ban", test_sprites_ban);
   g_test_add ("/Terrain/Editor/Features/palette-and-preview", Fixture, NULL,
               fixture_setup, test_palette_and_preview, fixture_teardown);
+  g_test_add ("/Terrain/Editor/Features/contours-zoomed-out", Fixture, NULL,
+              fixture_setup, test_contours_zoomed_out, fixture_teardown);
+  terrain_test_add_corpus_func ("/Terrain/Editor/Features/contours-ban", test_contours_ban);
   g_test_add ("/Terrain/Editor/Features/brush-falloff-default", Fixture, NULL,
               fixture_setup, test_brush_falloff_default, fixture_teardown);
   status = g_test_run ();
