@@ -74,6 +74,9 @@ int   terrain_command_convert_heightmap (int argc, char **argv);
 void                terrain_cli_add_heightmap_options (GOptionContext        *context);
 gboolean            terrain_cli_heightmap_fit         (const char            *command,
                                                        TerrainHeightfieldFit *fit);
+gboolean            terrain_cli_texture_format        (const char                *command,
+                                                       const char                *name,
+                                                       TerrainAtlasTextureFormat *format);
 TerrainHeightfield *terrain_cli_load_heightfield      (const char            *command,
                                                        const char            *path,
                                                        gboolean              *usage);

@@ -464,11 +464,137 @@ atlas_compact (int    argc,
   return TERRAIN_EXIT_OK;
 }
 
+static int
+atlas_convert_textures (int    argc,
+                        char **argv)
+{
+  g_autofree char *texture_format = NULL;
+  g_autofree char *output = NULL;
+  gint toc_index = -1, quality = 90;
+  gboolean compact = FALSE, bgr = FALSE;
+  const GOptionEntry entries[] = {
+    { "texture-format", 0, 0, G_OPTION_ARG_STRING, &texture_format,
+      N_("Encoding to write: jpeg, png or dds (BC1, BC3 with alpha, full mip chain)"),
+      N_("ENCODING") },
+    { "toc", 't', 0, G_OPTION_ARG_INT, &toc_index,
+      N_("Convert only texture TOC N (default: every texture TOC)"), N_("N") },
+    { "quality", 0, 0, G_OPTION_ARG_INT, &quality,
+      N_("JPEG quality, 1 to 100 (default 90)"), N_("Q") },
+    { "bgr", 0, 0, G_OPTION_ARG_NONE, &bgr,
+      N_("The JPEG and PNG tiles hold BGR data (kept so in the new tiles)"), NULL },
+    { "compact", 0, 0, G_OPTION_ARG_NONE, &compact,
+      N_("Write a fresh copy without the old frames instead of keeping them as history"),
+      NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to OUT instead of changing IN in place"), N_("OUT") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("atlas convert-textures", _("IN --texture-format ENCODING"),
+                                _("Re-encode an Atlas file's texture tiles as JPEG, PNG or DDS, "
+                                  "as TGEA's atlasConvertTextureTOC does: each new tile is a new "
+                                  "frame at the end of the file and the old one stays as history "
+                                  "(--compact drops it). Tiles already in that encoding are "
+                                  "kept."),
+                                entries);
+  g_autoptr(TerrainAtlasFile) file = NULL;
+  g_autoptr(GFile) out = NULL;
+  g_autoptr(GError) error = NULL;
+  TerrainAtlasTextureFormat format;
+  TerrainDocument *result;
+  g_autoptr(TerrainAtlasFile) compacted = NULL;
+  guint total = 0, n_textures = 0;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc != 2)
+    {
+      terrain_cli_usage_error ("atlas convert-textures", _("expected IN"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  if (texture_format == NULL)
+    {
+      terrain_cli_usage_error ("atlas convert-textures", _("give --texture-format"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  if (!terrain_cli_texture_format ("atlas convert-textures", texture_format, &format))
+    return TERRAIN_EXIT_USAGE;
+  if (quality < 1 || quality > 100)
+    {
+      terrain_cli_usage_error ("atlas convert-textures", _("--quality takes 1 to 100"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  file = open_atlas (argv[1]);
+  if (file == NULL)
+    return TERRAIN_EXIT_ERROR;
+  if (output == NULL && !g_file_test (argv[1], G_FILE_TEST_IS_REGULAR))
+    {
+      terrain_cli_usage_error ("atlas convert-textures", _("give -o for a file inside an archive"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  for (guint t = 0; t < terrain_atlas_file_get_n_tocs (file); t++)
+    {
+      guint n = 0;
+
+      if (terrain_atlas_toc_get_kind (terrain_atlas_file_get_toc (file, t)) !=
+            TERRAIN_ATLAS_TOC_TEXTURE || (toc_index >= 0 && (guint) toc_index != t))
+        continue;
+      n_textures++;
+      if (!terrain_atlas_file_convert_textures (file, t, format, (guint) quality,
+                                                bgr ? TERRAIN_ATLAS_CHANNELS_BGR
+                                                    : TERRAIN_ATLAS_CHANNELS_RGB,
+                                                &n, &error))
+        {
+          terrain_cli_error (argv[1], error);
+          return TERRAIN_EXIT_ERROR;
+        }
+      total += n;
+    }
+  if (n_textures == 0)
+    {
+      g_printerr (_("terrain: %s: no texture TOC to convert\n"), argv[1]);
+      return toc_index >= 0 ? TERRAIN_EXIT_USAGE : TERRAIN_EXIT_ERROR;
+    }
+
+  result = TERRAIN_DOCUMENT (file);
+  if (compact)
+    {
+      compacted = terrain_atlas_file_compact (file, &error);
+      if (compacted == NULL)
+        {
+          terrain_cli_error (argv[1], error);
+          return TERRAIN_EXIT_ERROR;
+        }
+      result = TERRAIN_DOCUMENT (compacted);
+    }
+
+  out = g_file_new_for_commandline_arg (output != NULL ? output : argv[1]);
+  if (!terrain_document_save (result, out, NULL, &error))
+    {
+      terrain_cli_error (output != NULL ? output : argv[1], error);
+      return TERRAIN_EXIT_ERROR;
+    }
+  {
+    g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT,
+                                             terrain_atlas_file_get_size (TERRAIN_ATLAS_FILE (result)));
+
+    /* Translators: a file name, the tiles re-encoded, the encoding, the
+     * new file size in bytes. */
+    g_print (_("%s: %u tiles re-encoded as %s, %s bytes\n"), output != NULL ? output : argv[1],
+             total, texture_format, size);
+  }
+  return TERRAIN_EXIT_OK;
+}
+
 static const TerrainCliCommand atlas_commands[] = {
   { "list", N_("List TOCs and stubs"), atlas_list },
   { "extract-textures", N_("Write texture tiles to a folder"), atlas_extract_textures },
   { "export-mesh", N_("Export one tree level as Wavefront OBJ"), atlas_export_mesh },
   { "compact", N_("Write a copy without history frames"), atlas_compact },
+  { "convert-textures", N_("Re-encode the texture tiles as JPEG, PNG or DDS"),
+    atlas_convert_textures },
 };
 
 static const TerrainCliGroup atlas_group = {

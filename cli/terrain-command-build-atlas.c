@@ -83,6 +83,28 @@ terrain_cli_heightmap_fit (const char            *command,
   return TRUE;
 }
 
+/* The --texture-format names (build-atlas, atlas convert-textures): jpeg
+ * when @name is NULL; FALSE, after a usage error, for a bad name. */
+gboolean
+terrain_cli_texture_format (const char                *command,
+                            const char                *name,
+                            TerrainAtlasTextureFormat *format)
+{
+  if (name == NULL || g_ascii_strcasecmp (name, "jpeg") == 0 ||
+      g_ascii_strcasecmp (name, "jpg") == 0)
+    *format = TERRAIN_ATLAS_TEXTURE_JPEG;
+  else if (g_ascii_strcasecmp (name, "png") == 0)
+    *format = TERRAIN_ATLAS_TEXTURE_PNG;
+  else if (g_ascii_strcasecmp (name, "dds") == 0)
+    *format = TERRAIN_ATLAS_TEXTURE_DDS;
+  else
+    {
+      terrain_cli_usage_error (command, _("--texture-format takes dds, jpeg or png"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Loads a heightmap with the options given; prints errors. Returns NULL
  * and sets *usage for a bad option. */
 TerrainHeightfield *
@@ -465,18 +487,8 @@ terrain_command_build_atlas (int    argc,
       terrain_cli_usage_error ("build-atlas", _("an option is out of range (see --help)"));
       return TERRAIN_EXIT_USAGE;
     }
-  if (texture_format == NULL || g_ascii_strcasecmp (texture_format, "jpeg") == 0 ||
-      g_ascii_strcasecmp (texture_format, "jpg") == 0)
-    tile_format = TERRAIN_ATLAS_TEXTURE_JPEG;
-  else if (g_ascii_strcasecmp (texture_format, "png") == 0)
-    tile_format = TERRAIN_ATLAS_TEXTURE_PNG;
-  else if (g_ascii_strcasecmp (texture_format, "dds") == 0)
-    tile_format = TERRAIN_ATLAS_TEXTURE_DDS;
-  else
-    {
-      terrain_cli_usage_error ("build-atlas", _("--texture-format takes dds, jpeg or png"));
-      return TERRAIN_EXIT_USAGE;
-    }
+  if (!terrain_cli_texture_format ("build-atlas", texture_format, &tile_format))
+    return TERRAIN_EXIT_USAGE;
   if (texture_path != NULL && tiles_pattern != NULL)
     {
       terrain_cli_usage_error ("build-atlas", _("give --texture or --texture-tiles, not both"));

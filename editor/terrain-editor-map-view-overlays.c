@@ -160,10 +160,10 @@ map_view_draw_start_positions (TerrainEditorMapView *self,
   g_autofree TerrainOtaStartPosition *positions = NULL;
   guint n = 0;
 
-  if (self->ota == NULL || terrain_ota_file_get_n_schemas (self->ota) == 0)
+  if (self->ota == NULL || self->ota_schema >= terrain_ota_file_get_n_schemas (self->ota))
     return;
 
-  positions = terrain_ota_file_get_start_positions (self->ota, 0, &n);
+  positions = terrain_ota_file_get_start_positions (self->ota, self->ota_schema, &n);
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   cairo_set_font_size (cr, 14 * unit);
   for (guint i = 0; i < n; i++)
@@ -189,8 +189,80 @@ map_view_draw_start_positions (TerrainEditorMapView *self,
 }
 
 
+/* The schema of the map description whose start positions are drawn (the
+ * one the Map page shows). */
+void
+terrain_editor_map_view_set_ota_schema (TerrainEditorMapView *self,
+                                        guint                 schema)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  self->ota_schema = schema;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* ------------------------------------------------------------------------ */
 /* The tools' previews                                                      */
+
+/* Over everything else: the rectangle of the void and tile tools, a
+ * feature's placement, the brush ring, the Atlas stub's outline and the
+ * highlighted cell of a finding. */
+void
+map_view_draw_previews (TerrainEditorMapView *self,
+                        cairo_t              *cr,
+                        TerrainTntMap        *map,
+                        double                unit)
+{
+  map_view_draw_placement (self, cr, map, unit);
+  if (self->rect_visible)
+    {
+      if (self->rect_blocked)
+        cairo_set_source_rgba (cr, 1, 0, 0, 0.5);
+      else
+        cairo_set_source_rgba (cr, 0.2, 0.6, 1, 0.5);
+      cairo_rectangle (cr, self->rect_x, self->rect_y, self->rect_width, self->rect_height);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_stroke (cr);
+    }
+
+  if (self->brush_visible)
+    {
+      cairo_set_line_width (cr, 2 * unit);
+      cairo_new_path (cr);
+      cairo_arc (cr, self->brush_x, self->brush_y, MAX (self->brush_radius, 0.5), 0, 2 * G_PI);
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.15);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
+      cairo_stroke (cr);
+    }
+
+  {
+    double ox, oy, ow, oh;
+
+    if (terrain_editor_map_view_get_atlas_outline (self, &ox, &oy, &ow, &oh))
+      {
+        /* White on a dark rim: visible on any picture. */
+        cairo_rectangle (cr, ox, oy, ow, oh);
+        cairo_set_source_rgba (cr, 1, 1, 1, 0.2);
+        cairo_fill_preserve (cr);
+        cairo_set_line_width (cr, 4 * unit);
+        cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
+        cairo_stroke_preserve (cr);
+        cairo_set_line_width (cr, 2 * unit);
+        cairo_set_source_rgb (cr, 1, 1, 1);
+        cairo_stroke (cr);
+      }
+  }
+
+  if (self->highlight_visible)
+    {
+      cairo_set_line_width (cr, 3 * unit);
+      cairo_rectangle (cr, self->highlight_x - 0.5, self->highlight_y - 0.5, 2, 2);
+      cairo_set_source_rgb (cr, 1, 0.2, 0.2);
+      cairo_stroke (cr);
+    }
+}
 
 void
 terrain_editor_map_view_set_brush (TerrainEditorMapView *self,

@@ -3,7 +3,8 @@
  * The map view's instance structure and what its files share:
  * terrain-editor-map-view.c (the picture, scrolling, input, the class),
  * -overlays.c (the Cairo overlays in map cell units), -sprites.c (features
- * drawn as their GAF sprites) and -selection.c (the selected feature).
+ * drawn as their GAF sprites), -placement.c (where a feature would go)
+ * and -selection.c (the selected feature).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +25,7 @@ struct _TerrainEditorMapView
   TerrainPalette *palette;
   TerrainFeatureCatalog *catalog;
   TerrainOtaFile *ota;
+  guint ota_schema;       /* the schema whose start positions are drawn */
   /* The features' sprites, and their textures by folded feature name
    * (NULL values: no sprite), terrain-editor-map-view-sprites.c. */
   TerrainFeatureSprites *sprites;
@@ -74,6 +76,11 @@ struct _TerrainEditorMapView
   gboolean rect_visible;
   int rect_x, rect_y, rect_width, rect_height;
   gboolean rect_blocked;
+  /* The Features tool's placement preview (-placement.c): the feature's
+   * name (NULL: none), its anchor and the anchor of the one moved. */
+  char *placement_name;
+  int placement_x, placement_y;
+  int placement_ignore_x, placement_ignore_y;
   gboolean highlight_visible;
   int highlight_x, highlight_y;
   /* The selected feature's anchor cell. */
@@ -128,6 +135,10 @@ void map_view_draw_grid            (TerrainEditorMapView *self,
 void map_view_draw_start_positions (TerrainEditorMapView *self,
                                     cairo_t              *cr,
                                     double                unit);
+void map_view_draw_previews        (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
+                                    double                unit);
 
 /* terrain-editor-map-view-sprites.c */
 const MapViewSprite *map_view_feature_sprite (TerrainEditorMapView *self,
@@ -141,6 +152,12 @@ void map_view_snapshot_sprites     (TerrainEditorMapView *self,
                                     double                scale,
                                     int                   width,
                                     int                   height);
+
+/* terrain-editor-map-view-placement.c */
+void map_view_draw_placement       (TerrainEditorMapView *self,
+                                    cairo_t              *cr,
+                                    TerrainTntMap        *map,
+                                    double                unit);
 
 /* terrain-editor-map-view-selection.c */
 void map_view_check_selection      (TerrainEditorMapView *self);

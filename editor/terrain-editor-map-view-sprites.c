@@ -6,6 +6,7 @@
  * (terrain_feature_sprite_get_position()), one texture node a feature
  * over the picture and under the Cairo overlays. A feature without a
  * sprite keeps its footprint mark (terrain-editor-map-view-overlays.c).
+ * The feature the Features tool would place is drawn translucent.
  * The textures are made once per feature name and kept until the sprites
  * change.
  *
@@ -121,6 +122,23 @@ map_view_snapshot_sprites (TerrainEditorMapView *self,
         continue;
       gtk_snapshot_append_texture (snapshot, sprite->texture, &GRAPHENE_RECT_INIT (x, y, w, hh));
     }
+
+  /* The feature the Features tool would place, translucent. */
+  if (self->placement_name != NULL && self->placement_x >= 0 && self->placement_y >= 0)
+    {
+      const MapViewSprite *sprite = map_view_feature_sprite (self, self->placement_name);
+      int left, top;
+
+      if (sprite == NULL)
+        return;
+      terrain_feature_sprite_get_position (sprite->sprite, map, self->placement_x, self->placement_y, &left, &top);
+      gtk_snapshot_push_opacity (snapshot, 0.6);
+      gtk_snapshot_append_texture (snapshot, sprite->texture,
+                                   &GRAPHENE_RECT_INIT (left * k - h, top * k - v,
+                                                        gdk_texture_get_width (sprite->texture) * k,
+                                                        gdk_texture_get_height (sprite->texture) * k));
+      gtk_snapshot_pop (snapshot);
+    }
 }
 
 /**
@@ -161,4 +179,23 @@ terrain_editor_map_view_has_sprite (TerrainEditorMapView *self,
 {
   g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), FALSE);
   return map_view_feature_sprite (self, name) != NULL;
+}
+
+/**
+ * terrain_editor_map_view_get_sprite_texture:
+ * @self: a map view
+ * @name: a feature name
+ *
+ * Returns: (transfer none) (nullable): the texture the view draws the
+ *   feature @name with, or %NULL when it has no sprite
+ */
+GdkTexture *
+terrain_editor_map_view_get_sprite_texture (TerrainEditorMapView *self,
+                                            const char           *name)
+{
+  const MapViewSprite *sprite;
+
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), NULL);
+  sprite = map_view_feature_sprite (self, name);
+  return sprite != NULL ? sprite->texture : NULL;
 }

@@ -879,54 +879,7 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
   if (self->show_start_positions)
     map_view_draw_start_positions (self, cr, unit);
 
-  if (self->rect_visible)
-    {
-      if (self->rect_blocked)
-        cairo_set_source_rgba (cr, 1, 0, 0, 0.5);
-      else
-        cairo_set_source_rgba (cr, 0.2, 0.6, 1, 0.5);
-      cairo_rectangle (cr, self->rect_x, self->rect_y, self->rect_width, self->rect_height);
-      cairo_fill_preserve (cr);
-      cairo_set_source_rgb (cr, 1, 1, 1);
-      cairo_stroke (cr);
-    }
-
-  if (self->brush_visible)
-    {
-      cairo_set_line_width (cr, 2 * unit);
-      cairo_new_path (cr);
-      cairo_arc (cr, self->brush_x, self->brush_y, MAX (self->brush_radius, 0.5), 0, 2 * G_PI);
-      cairo_set_source_rgba (cr, 1, 1, 1, 0.15);
-      cairo_fill_preserve (cr);
-      cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
-      cairo_stroke (cr);
-    }
-
-  {
-    double ox, oy, ow, oh;
-
-    if (terrain_editor_map_view_get_atlas_outline (self, &ox, &oy, &ow, &oh))
-      {
-        /* White on a dark rim: visible on any picture. */
-        cairo_rectangle (cr, ox, oy, ow, oh);
-        cairo_set_source_rgba (cr, 1, 1, 1, 0.2);
-        cairo_fill_preserve (cr);
-        cairo_set_line_width (cr, 4 * unit);
-        cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
-        cairo_stroke_preserve (cr);
-        cairo_set_line_width (cr, 2 * unit);
-        cairo_set_source_rgb (cr, 1, 1, 1);
-        cairo_stroke (cr);
-      }
-  }
-
-  if (self->highlight_visible)
-    {
-      cairo_set_line_width (cr, 3 * unit);
-      cairo_rectangle (cr, self->highlight_x - 0.5, self->highlight_y - 0.5, 2, 2);
-      cairo_set_source_rgb (cr, 1, 0.2, 0.2);
-      cairo_stroke (cr);
-    }
+  map_view_draw_previews (self, cr, map, unit);
 
   cairo_destroy (cr);
 
@@ -1377,6 +1330,7 @@ terrain_editor_map_view_finalize (GObject *object)
   TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (object);
 
   g_free (self->message);
+  g_free (self->placement_name);
 
   G_OBJECT_CLASS (terrain_editor_map_view_parent_class)->finalize (object);
 }

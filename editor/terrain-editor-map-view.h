@@ -62,9 +62,13 @@ void             terrain_editor_map_view_set_sprites      (TerrainEditorMapView 
                                                            TerrainFeatureSprites *sprites);
 gboolean         terrain_editor_map_view_has_sprite       (TerrainEditorMapView  *self,
                                                            const char            *name);
+GdkTexture      *terrain_editor_map_view_get_sprite_texture (TerrainEditorMapView *self,
+                                                             const char           *name);
 void             terrain_editor_map_view_set_ota          (TerrainEditorMapView  *self,
                                                            TerrainOtaFile        *ota);
 TerrainOtaFile  *terrain_editor_map_view_get_ota          (TerrainEditorMapView  *self);
+void             terrain_editor_map_view_set_ota_schema   (TerrainEditorMapView  *self,
+                                                           guint                  schema);
 double           terrain_editor_map_view_get_zoom         (TerrainEditorMapView  *self);
 void             terrain_editor_map_view_set_zoom         (TerrainEditorMapView  *self,
                                                            double                 zoom);
@@ -93,6 +97,22 @@ void             terrain_editor_map_view_set_preview_rect (TerrainEditorMapView 
                                                            int                    width,
                                                            int                    height,
                                                            gboolean               blocked);
+void             terrain_editor_map_view_set_placement    (TerrainEditorMapView  *self,
+                                                           const char            *name,
+                                                           int                    x,
+                                                           int                    y,
+                                                           int                    ignore_x,
+                                                           int                    ignore_y);
+const char      *terrain_editor_map_view_get_placement    (TerrainEditorMapView  *self,
+                                                           int                   *x,
+                                                           int                   *y,
+                                                           guint                 *n_blocked);
+guint            terrain_editor_map_view_count_blocked    (TerrainEditorMapView  *self,
+                                                           const char            *name,
+                                                           int                    x,
+                                                           int                    y,
+                                                           int                    ignore_x,
+                                                           int                    ignore_y);
 void             terrain_editor_map_view_set_highlight    (TerrainEditorMapView  *self,
                                                            gboolean               visible,
                                                            int                    x,

@@ -24,7 +24,10 @@ window_save_to (TerrainEditorWindow *self,
 
   if (self->document == NULL)
     return FALSE;
-  if (!terrain_document_save (self->document, file, NULL, &error))
+  /* The map's description first: nothing of the map is written when it
+   * cannot be. */
+  if (!window_ota_save (self, file, &error) ||
+      !terrain_document_save (self->document, file, NULL, &error))
     {
       g_autofree char *name = g_file_get_parse_name (file);
       g_autofree char *message = g_strdup_printf (_("Could not save “%s”: %s"), name, error->message);

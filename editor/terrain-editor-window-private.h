@@ -70,6 +70,8 @@ struct _TerrainEditorWindow
   GMenu *recent_menu;
 
   GtkWidget *gl_view;
+  /* The Features tool's searchable palette (TerrainEditorFeaturePalette). */
+  GtkWidget *feature_palette;
 
   /* Document */
   GFile *file;
@@ -107,6 +109,13 @@ struct _TerrainEditorWindow
   double properties_x, properties_y;
 
   GPtrArray *tile_textures;
+
+  /* The Map page (terrain-editor-window-ota.c) and a start position being
+   * dragged: its player and the pointer's offset from it, in map pixels. */
+  GtkWidget *ota_panel;
+  gboolean dragging_start;
+  guint drag_player;
+  double drag_dx, drag_dz;
 
   /* The info bar shows the palette's load error (cleared once it loads). */
   gboolean showing_palette_error;
@@ -179,9 +188,22 @@ void window_save_as_dialog (TerrainEditorWindow *self);
 gboolean window_save_to (TerrainEditorWindow *self,
                          GFile               *file);
 
+/* terrain-editor-window-ota.c */
+void window_ota_init (TerrainEditorWindow *self);
+void window_ota_set_document (TerrainEditorWindow *self);
+gboolean window_ota_cell_event (TerrainEditorWindow   *self,
+                                TerrainEditorMapPhase  phase,
+                                double                 x,
+                                double                 y,
+                                guint                  button);
+gboolean window_ota_save (TerrainEditorWindow  *self,
+                          GFile                *tnt_file,
+                          GError              **error);
+
 /* terrain-editor-window-tools.c */
 void window_set_tool (TerrainEditorWindow *self,
                       const char          *tool);
+void window_update_feature_palette (TerrainEditorWindow *self);
 void window_actions_class_init (GtkWidgetClass *widget_class);
 void window_panels_init (TerrainEditorWindow *self);
 void window_tools_init (TerrainEditorWindow *self);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "terrain-editor-window-private.h"
+#include "terrain-editor-feature-palette.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -154,34 +155,6 @@ terrain_editor_window_brush_stroke (TerrainEditorWindow *self,
                GDK_BUTTON_PRIMARY, 0);
 }
 
-static gboolean
-footprint_blocked (TerrainEditorWindow *self,
-                   int                  x,
-                   int                  y,
-                   guint                fw,
-                   guint                fh,
-                   int                  ignore_x,
-                   int                  ignore_y)
-{
-  TerrainTntMap *map = window_get_tnt (self);
-
-  for (guint dy = 0; dy < fh; dy++)
-    for (guint dx = 0; dx < fw; dx++)
-      {
-        int cx = x + (int) dx, cy = y + (int) dy;
-        int ax, ay;
-
-        if (cx < 0 || cy < 0 || cx >= (int) terrain_tnt_map_get_width (map)
-            || cy >= (int) terrain_tnt_map_get_height (map))
-          return TRUE;
-        if (terrain_tnt_map_get_cell_feature (map, cx, cy) == TERRAIN_TNT_FEATURE_VOID)
-          return TRUE;
-        if (window_find_feature_at (self, cx, cy, &ax, &ay) && !(ax == ignore_x && ay == ignore_y))
-          return TRUE;
-      }
-  return FALSE;
-}
-
 static void
 features_event (TerrainEditorWindow   *self,
                 TerrainEditorMapPhase  phase,
@@ -193,12 +166,11 @@ features_event (TerrainEditorWindow   *self,
   TerrainFeatureCatalog *catalog = window_get_catalog (self);
   const char *name = gtk_editable_get_text (GTK_EDITABLE (self->feature_entry));
   int x = (int) floor (fx), y = (int) floor (fy);
-  guint fw = 1, fh = 1;
   int ax, ay;
 
   if (phase == TERRAIN_EDITOR_MAP_LEAVE)
     {
-      terrain_editor_map_view_set_preview_rect (self->map_view, FALSE, 0, 0, 0, 0, FALSE);
+      terrain_editor_map_view_set_placement (self->map_view, NULL, 0, 0, -1, -1);
       return;
     }
 
@@ -209,15 +181,13 @@ features_event (TerrainEditorWindow   *self,
       int nx = self->move_from_x + (x - self->press_x);
       int ny = self->move_from_y + (y - self->press_y);
 
-      terrain_editor_map_view_get_footprint (self->map_view, moved, &fw, &fh);
-      terrain_editor_map_view_set_preview_rect (self->map_view, TRUE, nx, ny, fw, fh,
-                                                footprint_blocked (self, nx, ny, fw, fh,
-                                                                   self->move_from_x, self->move_from_y));
+      /* Where it would land, red where blocked. */
+      terrain_editor_map_view_set_placement (self->map_view, moved, nx, ny, self->move_from_x, self->move_from_y);
       if (phase == TERRAIN_EDITOR_MAP_RELEASE)
         {
           self->moving_feature = FALSE;
           /* The drop shows as the selection frame, not a stale preview. */
-          terrain_editor_map_view_set_preview_rect (self->map_view, FALSE, 0, 0, 0, 0, FALSE);
+          terrain_editor_map_view_set_placement (self->map_view, NULL, 0, 0, -1, -1);
           if (nx != self->move_from_x || ny != self->move_from_y)
             {
               g_autoptr(TerrainCommand) command =
@@ -235,12 +205,13 @@ features_event (TerrainEditorWindow   *self,
 
   if (phase == TERRAIN_EDITOR_MAP_HOVER)
     {
-      if (name[0] != '\0')
-        {
-          terrain_editor_map_view_get_footprint (self->map_view, name, &fw, &fh);
-          terrain_editor_map_view_set_preview_rect (self->map_view, TRUE, x, y, fw, fh,
-                                                    footprint_blocked (self, x, y, fw, fh, -1, -1));
-        }
+      /* The feature to place under the pointer, red where it would
+       * overlap another footprint, a void or the edge; over a placed
+       * feature (which a click selects) nothing. */
+      if (name[0] != '\0' && !window_find_feature_at (self, x, y, &ax, &ay))
+        terrain_editor_map_view_set_placement (self->map_view, name, x, y, -1, -1);
+      else
+        terrain_editor_map_view_set_placement (self->map_view, NULL, 0, 0, -1, -1);
       return;
     }
 
@@ -271,6 +242,7 @@ features_event (TerrainEditorWindow   *self,
                                             catalog != NULL ? g_object_ref (catalog) : NULL,
                                             catalog != NULL ? g_object_unref : NULL);
 
+      terrain_editor_map_view_set_placement (self->map_view, NULL, 0, 0, -1, -1);
       if (window_execute (self, command))
         select_feature (self, TRUE, x, y);
     }
@@ -518,6 +490,9 @@ on_cell_event (TerrainEditorWindow   *self,
     terrain_editor_map_view_set_highlight (self->map_view, FALSE, 0, 0);
   if (!tnt || self->stack == NULL)
     return;
+  /* A start position under the pointer (terrain-editor-window-ota.c). */
+  if (window_ota_cell_event (self, phase, x, y, button))
+    return;
 
   if (g_strcmp0 (self->tool, "brush") == 0)
     brush_event (self, phase, x, y, button, state);
@@ -601,9 +576,41 @@ window_set_tool (TerrainEditorWindow *self,
   gtk_notebook_set_current_page (self->side_notebook, 0);
   terrain_editor_map_view_set_brush (self->map_view, FALSE, 0, 0, 0);
   terrain_editor_map_view_set_preview_rect (self->map_view, FALSE, 0, 0, 0, 0, FALSE);
+  terrain_editor_map_view_set_placement (self->map_view, NULL, 0, 0, -1, -1);
   if (self->gl_view != NULL)
     terrain_editor_gl_view_set_brush (TERRAIN_EDITOR_GL_VIEW (self->gl_view), FALSE, 0, 0, 0);
   g_object_notify (G_OBJECT (self), "tool");
+}
+
+/* The feature palette's choice is the feature the tool places. */
+static void
+on_palette_selected (TerrainEditorWindow *self)
+{
+  const char *name = terrain_editor_feature_palette_get_selected (TERRAIN_EDITOR_FEATURE_PALETTE (self->feature_palette));
+
+  if (name != NULL && g_strcmp0 (name, gtk_editable_get_text (GTK_EDITABLE (self->feature_entry))) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->feature_entry), name);
+}
+
+static GdkTexture *
+palette_sprite (const char *name,
+                gpointer    user_data)
+{
+  TerrainEditorWindow *self = user_data;
+
+  return terrain_editor_map_view_get_sprite_texture (self->map_view, name);
+}
+
+/* The palette lists the catalogue's definitions with the view's sprites. */
+void
+window_update_feature_palette (TerrainEditorWindow *self)
+{
+  if (self->feature_palette == NULL)
+    return;
+  terrain_editor_feature_palette_set_sprite_func (TERRAIN_EDITOR_FEATURE_PALETTE (self->feature_palette),
+                                                  palette_sprite, self);
+  terrain_editor_feature_palette_set_catalog (TERRAIN_EDITOR_FEATURE_PALETTE (self->feature_palette),
+                                              window_get_catalog (self));
 }
 
 /* Connects the tools to the views and the sea-level control (after the
@@ -619,4 +626,11 @@ window_tools_init (TerrainEditorWindow *self)
                             self);
   g_signal_connect_swapped (self->gl_view, "gl-failed", G_CALLBACK (on_gl_failed), self);
   g_signal_connect_swapped (self->gl_view, "cell-activated", G_CALLBACK (on_gl_cell_activated), self);
+
+  /* Under the Features tool's name entry. */
+  self->feature_palette = terrain_editor_feature_palette_new ();
+  gtk_widget_set_name (self->feature_palette, "feature-palette");
+  gtk_box_append (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->feature_entry))), self->feature_palette);
+  g_signal_connect_swapped (self->feature_palette, "notify::selected", G_CALLBACK (on_palette_selected), self);
+  window_update_feature_palette (self);
 }

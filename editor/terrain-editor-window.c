@@ -329,6 +329,7 @@ window_set_document (TerrainEditorWindow *self,
   terrain_editor_map_view_set_palette (self->map_view, window_get_palette (self));
   terrain_editor_map_view_set_catalog (self->map_view, window_get_catalog (self));
   terrain_editor_map_view_set_sprites (self->map_view, window_get_sprites (self));
+  window_update_feature_palette (self);
   terrain_editor_map_view_set_ota (self->map_view, ota);
   terrain_editor_map_view_set_document (self->map_view, document);
   terrain_editor_map_view_set_selection (self->map_view, FALSE, 0, 0);
@@ -355,6 +356,7 @@ window_set_document (TerrainEditorWindow *self,
     gtk_notebook_set_current_page (self->side_notebook,
                                    window_tool_applies (self, "brush") || window_tool_applies (self, "atlas")
                                    ? 0 : 1);
+  window_ota_set_document (self);
   window_update_title (self);
   update_actions (self);
 }
@@ -617,6 +619,7 @@ terrain_editor_window_reload_resources (TerrainEditorWindow *self)
   terrain_editor_map_view_set_palette (self->map_view, window_get_palette (self));
   terrain_editor_map_view_set_catalog (self->map_view, window_get_catalog (self));
   terrain_editor_map_view_set_sprites (self->map_view, window_get_sprites (self));
+  window_update_feature_palette (self);
   if (self->gl_view != NULL)
     terrain_editor_gl_view_set_palette (TERRAIN_EDITOR_GL_VIEW (self->gl_view), window_get_palette (self));
   window_fill_features (self);
@@ -1014,6 +1017,7 @@ terrain_editor_window_init (TerrainEditorWindow *self)
     }
 
   window_panels_init (self);
+  window_ota_init (self);
 
   g_signal_connect_swapped (self->info_bar, "response", G_CALLBACK (on_info_bar_response), self);
 

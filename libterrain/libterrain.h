@@ -32,6 +32,7 @@
 # include "ta/terrain-tnt-image.h"
 # include "ta/terrain-tdf-document.h"
 # include "ta/terrain-ota-file.h"
+# include "ta/terrain-ota-edit.h"
 # include "ta/terrain-hpi-archive.h"
 # include "ta/terrain-hpi-writer.h"
 # include "ta/terrain-game-files.h"

@@ -10,9 +10,12 @@
 #include <glib/gstdio.h>
 
 #include "libterrain.h"
+#include "core/terrain-document-private.h"
 #include "core/terrain-issue-private.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-writer-private.h"
+#include "terrain-test-fixtures.h"
+#include "terrain-test-util.h"
 
 static void
 test_reader_scalars (void)
@@ -225,6 +228,95 @@ test_load_unknown (void)
       g_assert_null (document);
       g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
     }
+}
+
+/* A document class that reads nothing: the base constructor refuses it. */
+typedef struct { TerrainDocument parent_instance; } TestUnreadable;
+typedef struct { TerrainDocumentClass parent_class; } TestUnreadableClass;
+GType test_unreadable_get_type (void);
+G_DEFINE_TYPE (TestUnreadable, test_unreadable, TERRAIN_TYPE_DOCUMENT)
+static void test_unreadable_class_init (TestUnreadableClass *klass) {}
+static void test_unreadable_init (TestUnreadable *self) {}
+
+/* terrain_document_new_from_bytes() is every format's constructor: the
+ * class's parse reads the bytes, the class names the format, and the
+ * document keeps the very bytes it was given. */
+static void
+test_new_from_bytes (void)
+{
+  g_autoptr(TerrainTntMap) blank = terrain_tnt_map_new (32, 16, NULL);
+  g_autoptr(GBytes) tnt = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (blank), NULL);
+  g_autoptr(GBytes) chu = terrain_test_chu3 (2);
+  g_autoptr(GBytes) tqt = terrain_test_tqt (2);
+  g_autoptr(GBytes) ter = terrain_test_ter (3, TRUE, 0);
+  g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (16, 16, 1.0, NULL);
+  g_autoptr(TerrainTer7File) made = terrain_ter7_file_new_from_heightfield (field, 0.0, NULL, NULL);
+  g_autoptr(GBytes) ter7 = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (made), NULL);
+  g_autoptr(TerrainTestDat1) plane = terrain_test_dat1_plane ();
+  g_autoptr(GBytes) model = terrain_test_dat1_layout (plane);
+  static const char ota_text[] = "[GlobalHeader]\r\n{\r\n\tmissionname=Test;\r\n}\r\n";
+  g_autoptr(GBytes) ota = g_bytes_new_static (ota_text, sizeof ota_text - 1);
+  g_autoptr(GBytes) junk = g_bytes_new_static ("\x01\x02\x03", 3);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainDocument) unreadable = NULL;
+  const struct {
+    GType type;
+    GBytes *bytes;
+    TerrainFormat format;
+  } cases[] = {
+    { TERRAIN_TYPE_TNT_MAP, tnt, TERRAIN_FORMAT_TNT },
+    { TERRAIN_TYPE_CHU_FILE, chu, TERRAIN_FORMAT_CHU },
+    { TERRAIN_TYPE_TQT_FILE, tqt, TERRAIN_FORMAT_TQT },
+    /* Two classes of one format: each says so itself. */
+    { TERRAIN_TYPE_TER_FILE, ter, TERRAIN_FORMAT_TER },
+    { TERRAIN_TYPE_TER7_FILE, ter7, TERRAIN_FORMAT_TER },
+    /* A model is a DAT1: the format is inherited from the parent class. */
+    { TERRAIN_TYPE_MODEL, model, TERRAIN_FORMAT_DAT1 },
+    { TERRAIN_TYPE_DAT1, model, TERRAIN_FORMAT_DAT1 },
+    /* One parse for every TDF class; the format is the subclass's. */
+    { TERRAIN_TYPE_OTA_FILE, ota, TERRAIN_FORMAT_OTA },
+    { TERRAIN_TYPE_TDF_DOCUMENT, ota, TERRAIN_FORMAT_TDF },
+  };
+
+  g_assert_nonnull (tnt);
+  g_assert_nonnull (ter7);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(TerrainDocument) document = NULL;
+      g_autoptr(TerrainDocument) loaded = NULL;
+      g_autoptr(GBytes) written = NULL;
+
+      g_test_message ("%s", g_type_name (cases[i].type));
+      document = terrain_document_new_from_bytes (cases[i].type, cases[i].bytes, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (G_OBJECT_TYPE (document) == cases[i].type);
+      g_assert_cmpint (terrain_document_get_format (document), ==, cases[i].format);
+      g_assert_true (terrain_document_get_source_bytes (document) == cases[i].bytes);
+      g_assert_false (terrain_document_get_modified (document));
+      written = terrain_document_save_to_bytes (document, &error);
+      g_assert_no_error (error);
+      terrain_test_assert_bytes_equal (cases[i].bytes, written);
+
+      /* The registry reads a format through the same constructor. */
+      loaded = terrain_document_load_bytes (cases[i].bytes, NULL, cases[i].format, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (terrain_document_get_format (loaded), ==, cases[i].format);
+
+      g_assert_null (terrain_document_new_from_bytes (cases[i].type, junk, NULL, &error));
+      g_assert_nonnull (error);
+      g_assert_true (error->domain == TERRAIN_ERROR);
+      g_clear_error (&error);
+    }
+
+  /* A class without parse reads nothing. */
+  unreadable = g_object_new (test_unreadable_get_type (), NULL);
+  g_assert_false (terrain_document_parse_bytes (unreadable, tnt, NULL, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "TestUnreadable"));
+  g_clear_error (&error);
+  g_assert_null (terrain_document_new_from_bytes (test_unreadable_get_type (), tnt, NULL, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED);
+  g_assert_cmpint (terrain_document_get_format (unreadable), ==, TERRAIN_FORMAT_UNKNOWN);
 }
 
 static void
@@ -609,6 +701,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Format/detect", test_format_detect);
   g_test_add_func ("/Terrain/Document/load-unknown", test_load_unknown);
   g_test_add_func ("/Terrain/Document/load-missing", test_load_missing_file);
+  g_test_add_func ("/Terrain/Document/new-from-bytes", test_new_from_bytes);
   g_test_add_func ("/Terrain/Issue/basic", test_issue);
   g_test_add_func ("/Terrain/Issue/collector", test_issue_collector);
   g_test_add_func ("/Terrain/Image/png", test_image_png);

@@ -22,6 +22,7 @@
 
 #include "terrain-test-util.h"
 #include "test-editor-util.h"
+#include "terrain-editor-feature-palette.h"
 
 TerrainEditorApplication *app;
 
@@ -48,7 +49,11 @@ static const char rocks_tdf[] =
   "\tfilename=Rocks;\n\tseqname=rock1;\n"
   "\tfootprintx=2;\n\tfootprintz=2;\n\tmetal=12;\n\tenergy=3;\n\treclaimable=1;\n}\n"
   "[Bush1]\n{\n\tworld=greenworld;\n\tdescription=Small bush;\n\tcategory=plants;\n"
-  "\tfootprintx=1;\n\tfootprintz=1;\n}\n";
+  "\tfootprintx=1;\n\tfootprintz=1;\n}\n"
+  "[Tree7]\n{\n\tworld=lush;\n\tdescription=Palm tree;\n\tcategory=trees;\n"
+  "\tfootprintx=1;\n\tfootprintz=1;\n}\n"
+  "[CrystalSpire]\n{\n\tworld=crystal;\n\tdescription=Blue crystal;\n\tcategory=spires;\n"
+  "\tfootprintx=2;\n\tfootprintz=3;\n}\n";
 
 /* anims/rocks.gaf: entry rock1, one 24x20 frame of SPRITE_INDEX, its
  * corners transparent (index 0), its origin at (12, 18). */
@@ -433,6 +438,11 @@ test_sprites (Fixture       *f,
   close_window (window);
 }
 
+static guint n_shown (TerrainEditorFeaturePalette *palette);
+static void  hover   (TerrainEditorMapView *view,
+                      double                x,
+                      double                y);
+
 /* The palette index nearest to a colour. */
 static guint8
 nearest (TerrainPalette *palette,
@@ -687,8 +697,30 @@ test_sprites_ban (void)
     g_assert_nonnull (strstr (text, "Sprite: anims/testfeatures.gaf"));
     gtk_notebook_set_current_page (GTK_NOTEBOOK (child (window, "side_notebook")), 4);
     iterate (200);
+    save_screenshot (GTK_WIDGET (window), "editor-feature-sprites.png");
+
+    /* The palette searched for metal rocks, one chosen and shown under
+     * the pointer where it would overlap the vent by a cell (red). */
+    {
+      TerrainEditorFeaturePalette *chooser;
+      guint blocked = 0;
+
+      terrain_editor_map_view_set_selection (view, FALSE, 0, 0);
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "features");
+      chooser = TERRAIN_EDITOR_FEATURE_PALETTE (find_named (GTK_WIDGET (window), "feature-palette"));
+      terrain_editor_feature_palette_set_search (chooser, "metal");
+      g_assert_cmpuint (n_shown (chooser), ==, 3);
+      g_assert_true (terrain_editor_feature_palette_select (chooser, "RockMetal2"));
+      terrain_editor_map_view_set_zoom (view, 2.0);
+      terrain_editor_map_view_center_on (view, nearest_p->x + 1, nearest_p->y);
+      hover (view, nearest_p->x + 1.5, nearest_p->y - 0.5);
+      g_assert_cmpstr (terrain_editor_map_view_get_placement (view, NULL, NULL, &blocked), ==, "RockMetal2");
+      g_assert_cmpuint (blocked, ==, 1);
+      iterate (200);
+      save_screenshot (GTK_WIDGET (window), "editor-feature-palette.png");
+      hover (view, nearest_p->x + 6.5, nearest_p->y - 4.5);
+    }
   }
-  save_screenshot (GTK_WIDGET (window), "editor-feature-sprites.png");
   /* The sprites change the picture: it differs from the one without
    * features in many pixels. */
   {
@@ -719,6 +751,173 @@ test_sprites_ban (void)
   terrain_test_remove_tree (dir);
 }
 
+static gboolean
+is_red (const guint8 *p)
+{
+  /* B8G8R8A8 */
+  return p[2] > 150 && p[1] < 60 && p[0] < 60;
+}
+
+static gboolean
+is_blue (const guint8 *p)
+{
+  return p[0] > p[2] + 60 && p[0] > 90;
+}
+
+static guint
+n_shown (TerrainEditorFeaturePalette *palette)
+{
+  return g_list_model_get_n_items (terrain_editor_feature_palette_get_shown (palette));
+}
+
+static const char *
+shown_name (TerrainEditorFeaturePalette *palette,
+            guint                        i)
+{
+  g_autoptr(GtkStringObject) item = g_list_model_get_item (terrain_editor_feature_palette_get_shown (palette), i);
+
+  return g_intern_string (gtk_string_object_get_string (item));
+}
+
+static void
+hover (TerrainEditorMapView *view,
+       double                x,
+       double                y)
+{
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_HOVER, x, y, 0u, (GdkModifierType) 0);
+}
+
+/* The Features tool's palette lists the catalogue's four definitions,
+ * sorted; the search keeps those whose name, category, world or
+ * description hold every word, the world drop-down one world; choosing a
+ * row is the feature the tool places. Before a click the footprint shows
+ * under the pointer with its blocked cells (another footprint, a void, the
+ * map's edge) counted and drawn red, the free ones blue. */
+static void
+test_palette_and_preview (Fixture       *f,
+                          gconstpointer  data)
+{
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  TerrainTntMap *map;
+  TerrainEditorFeaturePalette *palette;
+  GtkEditable *entry;
+  guint blocked = 99;
+  int px, py;
+
+  /* With the palette: 16 map pixels a cell, sprites for Rock1. */
+  g_settings_set_string (terrain_editor_application_get_settings (app), "palette-path", f->palette_path);
+  window = open_shown (f);
+  view = map_view (window);
+  map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  entry = GTK_EDITABLE (child (window, "feature_entry"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "features");
+  palette = TERRAIN_EDITOR_FEATURE_PALETTE (find_named (GTK_WIDGET (window), "feature-palette"));
+  g_assert_nonnull (palette);
+  g_assert_cmpuint (n_shown (palette), ==, 4);
+  g_assert_cmpstr (shown_name (palette, 0), ==, "Bush1");
+  g_assert_cmpstr (shown_name (palette, 3), ==, "Tree7");
+
+  terrain_editor_feature_palette_set_search (palette, "ROCK");
+  g_assert_cmpuint (n_shown (palette), ==, 1);
+  g_assert_cmpstr (shown_name (palette, 0), ==, "Rock1");
+  terrain_editor_feature_palette_set_search (palette, "plants");
+  g_assert_cmpuint (n_shown (palette), ==, 1);
+  g_assert_cmpstr (shown_name (palette, 0), ==, "Bush1");
+  terrain_editor_feature_palette_set_search (palette, "green");
+  g_assert_cmpuint (n_shown (palette), ==, 2);
+  terrain_editor_feature_palette_set_search (palette, "palm lush");
+  g_assert_cmpuint (n_shown (palette), ==, 1);
+  g_assert_cmpstr (shown_name (palette, 0), ==, "Tree7");
+  terrain_editor_feature_palette_set_search (palette, "palm crystal");
+  g_assert_cmpuint (n_shown (palette), ==, 0);
+  terrain_editor_feature_palette_set_search (palette, "");
+  terrain_editor_feature_palette_set_world (palette, "Crystal");
+  g_assert_cmpuint (n_shown (palette), ==, 1);
+  g_assert_cmpstr (shown_name (palette, 0), ==, "CrystalSpire");
+  terrain_editor_feature_palette_set_world (palette, NULL);
+  g_assert_cmpuint (n_shown (palette), ==, 4);
+
+  /* Choosing Rock1 in the palette places Rock1. */
+  g_assert_true (terrain_editor_feature_palette_select (palette, "rock1"));
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "Rock1");
+  click (view, 10.5, 10.5);
+  g_assert_cmpstr (terrain_tnt_map_get_feature_name (map, terrain_tnt_map_get_cell_feature (map, 10, 10)), ==,
+                   "Rock1");
+  terrain_editor_map_view_set_selection (view, FALSE, 0, 0);
+
+  /* Voids at (40, 20). */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "void");
+  click (view, 40.5, 20.5);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_feature (map, 40, 20), ==, TERRAIN_TNT_FEATURE_VOID);
+
+  /* The 2x3 spire under the pointer. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "features");
+  g_assert_true (terrain_editor_feature_palette_select (palette, "CrystalSpire"));
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "CrystalSpire");
+  hover (view, 30.5, 30.5);
+  g_assert_cmpstr (terrain_editor_map_view_get_placement (view, &px, &py, &blocked), ==, "CrystalSpire");
+  g_assert_cmpint (px, ==, 30);
+  g_assert_cmpint (py, ==, 30);
+  g_assert_cmpuint (blocked, ==, 0);
+  /* Over Rock1's corner cell (11, 11): one cell blocked. */
+  hover (view, 11.5, 11.5);
+  g_assert_null (terrain_editor_map_view_get_placement (view, NULL, NULL, NULL));  /* over a feature: it selects */
+  hover (view, 12.5, 11.5);
+  g_assert_cmpstr (terrain_editor_map_view_get_placement (view, &px, &py, &blocked), ==, "CrystalSpire");
+  g_assert_cmpuint (blocked, ==, 0);
+  hover (view, 11.5, 9.5);
+  terrain_editor_map_view_get_placement (view, &px, &py, &blocked);
+  g_assert_cmpint (px, ==, 11);
+  g_assert_cmpint (py, ==, 9);
+  g_assert_cmpuint (blocked, ==, 2);  /* (11, 10) and (11, 11) */
+  /* Over the void. */
+  hover (view, 39.5, 19.5);
+  terrain_editor_map_view_get_placement (view, NULL, NULL, &blocked);
+  g_assert_cmpuint (blocked, ==, 1);
+  /* Over the edge: of 2x3 at (63, 46), cells x 64 and y 48 are off the map. */
+  hover (view, 63.5, 46.5);
+  terrain_editor_map_view_get_placement (view, NULL, NULL, &blocked);
+  g_assert_cmpuint (blocked, ==, 4);
+
+  /* Drawn: red over the blocked cells, blue over the free ones. */
+  hover (view, 11.5, 9.5);
+  terrain_editor_map_view_set_zoom (view, 1.0);
+  terrain_editor_map_view_center_on (view, 12, 11);
+  iterate (100);
+  {
+    double wx = 0, wy = 0, cx, cy;
+
+    g_assert_cmpuint (find_pixels (GTK_WIDGET (view), is_red, &wx, &wy), >, 200);
+    terrain_editor_map_view_cell_at (view, wx, wy, &cx, &cy);
+    g_assert_cmpfloat_with_epsilon (cx, 11.5, 0.3);
+    g_assert_cmpfloat_with_epsilon (cy, 11.0, 0.3);
+    g_assert_cmpuint (find_pixels (GTK_WIDGET (view), is_blue, &wx, &wy), >, 400);
+    terrain_editor_map_view_cell_at (view, wx, wy, &cx, &cy);
+    g_assert_cmpfloat_with_epsilon (cx, 12.1, 0.5);
+    g_assert_cmpfloat_with_epsilon (cy, 10.5, 0.5);
+  }
+  save_screenshot (GTK_WIDGET (window), "editor-placement-preview.png");
+
+  /* Dragging Rock1 shows where it would land, its own cells free. */
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_PRESS, 10.5, 10.5, 1u, (GdkModifierType) 0);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_DRAG, 11.5, 10.5, 1u, (GdkModifierType) 0);
+  g_assert_cmpstr (terrain_editor_map_view_get_placement (view, &px, &py, &blocked), ==, "Rock1");
+  g_assert_cmpint (px, ==, 11);
+  g_assert_cmpuint (blocked, ==, 0);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_RELEASE, 11.5, 10.5, 1u, (GdkModifierType) 0);
+  g_assert_null (terrain_editor_map_view_get_placement (view, NULL, NULL, NULL));
+  g_assert_cmpstr (terrain_tnt_map_get_feature_name (map, terrain_tnt_map_get_cell_feature (map, 11, 10)), ==,
+                   "Rock1");
+
+  /* Leaving the view drops the preview. */
+  hover (view, 30.5, 30.5);
+  g_assert_nonnull (terrain_editor_map_view_get_placement (view, NULL, NULL, NULL));
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_LEAVE, -1.0, -1.0, 0u, (GdkModifierType) 0);
+  g_assert_null (terrain_editor_map_view_get_placement (view, NULL, NULL, NULL));
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -732,6 +931,8 @@ main (int    argc,
   g_test_add ("/Terrain/Editor/Features/sprites", Fixture, NULL,
               fixture_setup, test_sprites, fixture_teardown);
   terrain_test_add_corpus_func ("/Terrain/Editor/Features/sprites-ban", test_sprites_ban);
+  g_test_add ("/Terrain/Editor/Features/palette-and-preview", Fixture, NULL,
+              fixture_setup, test_palette_and_preview, fixture_teardown);
   g_test_add ("/Terrain/Editor/Features/brush-falloff-default", Fixture, NULL,
               fixture_setup, test_brush_falloff_default, fixture_teardown);
   status = g_test_run ();

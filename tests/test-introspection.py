@@ -89,6 +89,24 @@ def _():
         raise AssertionError("a 9-byte TNT loaded")
 
 
+@case("/Terrain/Introspection/new-from-bytes")
+def _():
+    source = load(SAMPLE).get_source_bytes()
+    # The one constructor behind every format's new_from_bytes.
+    tnt = Terrain.Document.new_from_bytes(Terrain.TntMap, source, None)
+    assert isinstance(tnt, Terrain.TntMap)
+    assert tnt.get_format() == Terrain.Format.TNT
+    assert tnt.save_to_bytes().get_data() == source.get_data()
+    assert Terrain.TntMap.new_from_bytes(source, None).get_width() == tnt.get_width()
+    try:
+        Terrain.Document.new_from_bytes(Terrain.ChuFile, source, None)
+    except GLib.Error as error:
+        assert error.domain == GLib.quark_to_string(Terrain.Error.quark())
+        assert "CHU" in error.message, error.message
+    else:
+        raise AssertionError("a TNT map read as a CHU tree")
+
+
 @case("/Terrain/Introspection/validate-describe")
 def _():
     sample = load(SAMPLE)

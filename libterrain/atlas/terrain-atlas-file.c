@@ -377,13 +377,18 @@ check_frame (TerrainAtlasFile  *self,
 }
 
 static gboolean
-terrain_atlas_file_parse (TerrainAtlasFile  *self,
-                          GError           **error)
+terrain_atlas_file_parse (TerrainDocument      *document,
+                          GBytes               *bytes,
+                          const TerrainLimits  *limits,
+                          GError              **error)
 {
+  TerrainAtlasFile *self = TERRAIN_ATLAS_FILE (document);
   TerrainReader reader;
   guint32 magic;
   guint8 count;
 
+  self->limits = *limits;
+  self->source = g_bytes_ref (bytes);
   terrain_reader_init (&reader, self->source, "Atlas header");
   self->source_size = terrain_reader_get_size (&reader);
 
@@ -527,20 +532,8 @@ terrain_atlas_file_new_from_bytes (GBytes               *bytes,
                                    const TerrainLimits  *limits,
                                    GError              **error)
 {
-  g_autoptr(TerrainAtlasFile) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_ATLAS_FILE, NULL);
-  self->limits = *(limits != NULL ? limits : terrain_limits_get_default ());
-  self->source = g_bytes_ref (bytes);
-
-  if (!terrain_atlas_file_parse (self, error))
-    return NULL;
-
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_ATLAS);
-  return g_steal_pointer (&self);
+  return TERRAIN_ATLAS_FILE (terrain_document_new_from_bytes (TERRAIN_TYPE_ATLAS_FILE, bytes,
+                                                              limits, error));
 }
 
 /**
@@ -743,6 +736,8 @@ terrain_atlas_file_class_init (TerrainAtlasFileClass *klass)
   document_class->describe = atlas_file_describe;
   document_class->render_image = atlas_file_render_image;
   document_class->export_heights = atlas_file_export_heights;
+  document_class->parse = terrain_atlas_file_parse;
+  document_class->format = TERRAIN_FORMAT_ATLAS;
   document_class->describe_offset = atlas_file_describe_offset;
 }
 

@@ -146,6 +146,14 @@ gboolean              terrain_atlas_file_replace_config      (TerrainAtlasFile  
                                                               TerrainAtlasConfig   *config,
                                                               GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
+gboolean              terrain_atlas_file_convert_textures    (TerrainAtlasFile     *self,
+                                                              guint                 toc,
+                                                              TerrainAtlasTextureFormat format,
+                                                              guint                 quality,
+                                                              TerrainAtlasChannelOrder order,
+                                                              guint                *n_converted,
+                                                              GError              **error);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainAtlasFile     *terrain_atlas_file_compact             (TerrainAtlasFile     *self,
                                                               GError              **error);
 TERRAIN_AVAILABLE_IN_ALL

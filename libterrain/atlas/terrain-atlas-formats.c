@@ -40,37 +40,14 @@ match_tqt (const guint8 *data,
                                                       : TERRAIN_FORMAT_MATCH_NONE;
 }
 
-static TerrainDocument *
-load_atlas (GBytes               *bytes,
-            const TerrainLimits  *limits,
-            GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_atlas_file_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_chu (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_chu_file_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_tqt (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_tqt_file_new_from_bytes (bytes, limits, error));
-}
-
 static const TerrainFormatInfo atlas_formats[] = {
   { TERRAIN_FORMAT_ATLAS, "atlas", "Torque Atlas terrain",
-    (const char * const[]) { "atlas", NULL }, match_atlas, load_atlas, NULL, NULL },
+    (const char * const[]) { "atlas", NULL }, match_atlas, terrain_atlas_file_get_type, NULL,
+    NULL },
   { TERRAIN_FORMAT_CHU, "chu", "Chunked LOD geometry (CHU3)",
-    (const char * const[]) { "chu", NULL }, match_chu, load_chu, NULL, NULL },
+    (const char * const[]) { "chu", NULL }, match_chu, terrain_chu_file_get_type, NULL, NULL },
   { TERRAIN_FORMAT_TQT, "tqt", "Texture quadtree (TQT)",
-    (const char * const[]) { "tqt", NULL }, match_tqt, load_tqt, NULL, NULL },
+    (const char * const[]) { "tqt", NULL }, match_tqt, terrain_tqt_file_get_type, NULL, NULL },
 };
 
 const TerrainFormatFamily terrain_atlas_format_family = {

@@ -556,15 +556,17 @@ parse_stubs (TerrainChuFile  *self,
 }
 
 static gboolean
-terrain_chu_file_parse (TerrainChuFile       *self,
+terrain_chu_file_parse (TerrainDocument      *document,
                         GBytes               *bytes,
                         const TerrainLimits  *limits,
                         GError              **error)
 {
+  TerrainChuFile *self = TERRAIN_CHU_FILE (document);
   TerrainReader reader;
   guint64 expected;
   guint16 depth_word;
 
+  self->source = g_bytes_ref (bytes);
   self->limits = *(limits != NULL ? limits : terrain_limits_get_default ());
 
   terrain_reader_init (&reader, bytes, "CHU header");
@@ -734,19 +736,8 @@ terrain_chu_file_new_from_bytes (GBytes               *bytes,
                                  const TerrainLimits  *limits,
                                  GError              **error)
 {
-  g_autoptr(TerrainChuFile) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_CHU_FILE, NULL);
-  if (!terrain_chu_file_parse (self, bytes, limits, error))
-    return NULL;
-
-  self->source = g_bytes_ref (bytes);
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_CHU);
-
-  return g_steal_pointer (&self);
+  return TERRAIN_CHU_FILE (terrain_document_new_from_bytes (TERRAIN_TYPE_CHU_FILE, bytes,
+                                                            limits, error));
 }
 
 /**
@@ -1947,6 +1938,8 @@ terrain_chu_file_class_init (TerrainChuFileClass *klass)
   document_class->render_image = terrain_chu_file_render_image;
   document_class->export_heights = terrain_chu_file_export_heights;
   document_class->describe_offset = terrain_chu_file_describe_offset;
+  document_class->parse = terrain_chu_file_parse;
+  document_class->format = TERRAIN_FORMAT_CHU;
 }
 
 static void

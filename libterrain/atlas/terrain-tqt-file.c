@@ -646,16 +646,18 @@ check_overlaps (TerrainTqtFile  *self,
 }
 
 static gboolean
-terrain_tqt_file_parse (TerrainTqtFile       *self,
+terrain_tqt_file_parse (TerrainDocument      *document,
                         GBytes               *bytes,
                         const TerrainLimits  *limits,
                         GError              **error)
 {
+  TerrainTqtFile *self = TERRAIN_TQT_FILE (document);
   g_autoptr(GHashTable) seen = NULL;
   g_autofree guint32 *sorted = NULL;
   TerrainReader reader;
   guint64 n_tiles;
 
+  self->source = g_bytes_ref (bytes);
   if (limits == NULL)
     limits = terrain_limits_get_default ();
   self->limits = *limits;
@@ -795,19 +797,8 @@ terrain_tqt_file_new_from_bytes (GBytes               *bytes,
                                  const TerrainLimits  *limits,
                                  GError              **error)
 {
-  g_autoptr(TerrainTqtFile) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_TQT_FILE, NULL);
-  if (!terrain_tqt_file_parse (self, bytes, limits, error))
-    return NULL;
-
-  self->source = g_bytes_ref (bytes);
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_TQT);
-
-  return g_steal_pointer (&self);
+  return TERRAIN_TQT_FILE (terrain_document_new_from_bytes (TERRAIN_TYPE_TQT_FILE, bytes,
+                                                            limits, error));
 }
 
 /**
@@ -1429,6 +1420,8 @@ terrain_tqt_file_class_init (TerrainTqtFileClass *klass)
   document_class->render_image = terrain_tqt_file_render_image;
   document_class->export_heights = terrain_tqt_file_export_heights;
   document_class->describe_offset = terrain_tqt_file_describe_offset;
+  document_class->parse = terrain_tqt_file_parse;
+  document_class->format = TERRAIN_FORMAT_TQT;
 }
 
 static void

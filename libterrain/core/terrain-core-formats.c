@@ -52,20 +52,12 @@ fits_heightmap (const guint8 *data,
   return shape == HEIGHTMAP_SHAPE_SRTM || shape == HEIGHTMAP_SHAPE_SQUARE16;
 }
 
-static TerrainDocument *
-load_heightmap (GBytes               *bytes,
-                const TerrainLimits  *limits,
-                GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_heightmap_document_new_from_bytes (bytes, limits, error));
-}
-
 static const TerrainFormatInfo core_formats[] = {
   /* Greyscale PNGs by magic; SRTM tiles and raw16 grids by extension and
    * size. */
   { TERRAIN_FORMAT_HEIGHTMAP, "heightmap", "Heightmap (greyscale, Terrain-RGB or Terrarium PNG, SRTM or raw16)",
     (const char * const[]) { "png", "hgt", "raw", "r16", NULL },
-    match_heightmap, load_heightmap, fits_heightmap, NULL },
+    match_heightmap, terrain_heightmap_document_get_type, fits_heightmap, NULL },
 };
 
 static gboolean

@@ -236,6 +236,82 @@ terrain_document_set_source (TerrainDocument *self,
   priv->format = format;
 }
 
+gboolean
+terrain_document_parse_bytes (TerrainDocument      *self,
+                              GBytes               *bytes,
+                              const TerrainLimits  *limits,
+                              GError              **error)
+{
+  TerrainDocumentClass *klass;
+  GError *local = NULL;
+
+  g_return_val_if_fail (TERRAIN_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (bytes != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  klass = TERRAIN_DOCUMENT_GET_CLASS (self);
+  terrain_document_set_source (self, bytes, klass->format);
+  if (klass->parse == NULL)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "%s: %s documents cannot be read from bytes",
+                   terrain_format_get_description (terrain_document_get_format (self)),
+                   G_OBJECT_TYPE_NAME (self));
+      return FALSE;
+    }
+  if (!klass->parse (self, bytes, limits != NULL ? limits : terrain_limits_get_default (),
+                     &local))
+    {
+      /* Messages quote names from files: keep them UTF-8 whichever
+       * constructor a caller (or a binding) went through. */
+      terrain_error_ensure_utf8 (&local);
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * terrain_document_new_from_bytes:
+ * @type: a document class that is not abstract, e.g. %TERRAIN_TYPE_CHU_FILE
+ * @bytes: a file's contents
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @error: return location for a #GError
+ *
+ * Reads @bytes as a file of @type's format: the one constructor every
+ * format's `new_from_bytes` ([ctor@Terrain.TntMap.new_from_bytes],
+ * [ctor@Terrain.ChuFile.new_from_bytes], ...) goes through. It makes an
+ * empty document of @type, records @bytes as its source (the document keeps
+ * a reference and decodes from it; see
+ * [method@Terrain.Document.get_source_bytes]) in the class's format and runs
+ * the class's `parse` with @limits. Unlike [func@Terrain.Document.load_bytes], nothing is
+ * detected: @bytes must be of @type's format.
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with a
+ *   %TERRAIN_ERROR set: the format's own error for bytes it cannot read
+ *   (each constructor lists its codes), or %TERRAIN_ERROR_NOT_SUPPORTED for
+ *   a class that does not read bytes. Messages are UTF-8 whatever names the
+ *   file holds.
+ */
+TerrainDocument *
+terrain_document_new_from_bytes (GType                 type,
+                                 GBytes               *bytes,
+                                 const TerrainLimits  *limits,
+                                 GError              **error)
+{
+  g_autoptr(TerrainDocument) self = NULL;
+
+  g_return_val_if_fail (g_type_is_a (type, TERRAIN_TYPE_DOCUMENT), NULL);
+  g_return_val_if_fail (!G_TYPE_IS_ABSTRACT (type), NULL);
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (type, NULL);
+  if (!terrain_document_parse_bytes (self, bytes, limits, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
 /**
  * terrain_document_load_bytes:
  * @bytes: a file's contents
@@ -260,7 +336,6 @@ terrain_document_load_bytes (GBytes               *bytes,
                              const TerrainLimits  *limits,
                              GError              **error)
 {
-  TerrainLoadFunc load;
   TerrainDocument *document;
   GError *local = NULL;
 
@@ -278,8 +353,7 @@ terrain_document_load_bytes (GBytes               *bytes,
       return NULL;
     }
 
-  load = terrain_format_get_loader (format);
-  if (load == NULL)
+  if (!terrain_format_can_load (format))
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
                    "%s: %s files are recognised but cannot be opened yet",
@@ -288,7 +362,7 @@ terrain_document_load_bytes (GBytes               *bytes,
       return NULL;
     }
 
-  document = load (bytes, limits, &local);
+  document = terrain_format_load (format, bytes, limits, &local);
   terrain_error_ensure_utf8 (&local);
   if (local != NULL)
     g_propagate_error (error, local);

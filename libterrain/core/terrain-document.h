@@ -39,6 +39,14 @@ G_DECLARE_DERIVABLE_TYPE (TerrainDocument, terrain_document, TERRAIN, DOCUMENT, 
  * @export_heights: returns the height grid as a %TERRAIN_IMAGE_GRAY16 image
  * @describe_offset: names the section (and record) holding a byte offset of
  *   the source file, for round-trip reports
+ * @parse: reads @bytes into a new, empty document of the class, for
+ *   [ctor@Terrain.Document.new_from_bytes], which has already recorded
+ *   @bytes as the document's source and passes the limits to apply (never
+ *   %NULL); returns %FALSE with @error set when @bytes are not a valid file
+ *   of the class's format
+ * @format: the format documents of the class are, set in the class's
+ *   `class_init` (a subclass inherits its parent's unless it sets its own);
+ *   what [ctor@Terrain.Document.new_from_bytes] records
  *
  * The base class of every file libterrain reads: one subclass per format,
  * each registered with [func@Terrain.Format.detect] so that the CLI and the
@@ -59,11 +67,21 @@ struct _TerrainDocumentClass
                                    GError          **error);
   char         *(*describe_offset) (TerrainDocument *self,
                                     gsize            offset);
+  gboolean      (*parse)          (TerrainDocument      *self,
+                                   GBytes               *bytes,
+                                   const TerrainLimits  *limits,
+                                   GError              **error);
+  TerrainFormat   format;
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[6];
 };
 
+TERRAIN_AVAILABLE_IN_ALL
+TerrainDocument *terrain_document_new_from_bytes (GType                type,
+                                                  GBytes              *bytes,
+                                                  const TerrainLimits *limits,
+                                                  GError             **error);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainDocument *terrain_document_load          (GFile                *file,
                                                  const TerrainLimits  *limits,

@@ -42,7 +42,10 @@ typedef struct
   /* The signature check, or NULL for formats without one (by extension or
    * --format only). */
   TerrainFormatMatch (*match) (const guint8 *data, gsize size);
-  TerrainLoadFunc load;
+  /* The document class files of this format open as, read through
+   * terrain_document_new_from_bytes() and the class's `parse`; NULL for
+   * formats libterrain cannot open, or that open through @load. */
+  GType (*get_type) (void);
   /* For extensions that other files use too (.png, .raw): whether data
    * named @extension is this format's. NULL trusts the extension. */
   gboolean (*fits) (const guint8 *data, gsize size, const char *extension);
@@ -52,6 +55,10 @@ typedef struct
                           const char           *path,
                           const TerrainLimits  *limits,
                           GError              **error);
+  /* For formats whose files open as one of several classes (a DAT1 as the
+   * asset type's class, a .ter by its version): chooses the class and reads;
+   * NULL reads @get_type. */
+  TerrainLoadFunc load;
 } TerrainFormatInfo;
 
 /* A source of heights for TerrainHeightfield. */
@@ -103,7 +110,11 @@ TerrainFormatMatch terrain_format_match_fourcc (const guint8 *data,
 /* The registry entry of @format, or NULL. */
 const TerrainFormatInfo *terrain_format_get_info (TerrainFormat format);
 
-TerrainLoadFunc terrain_format_get_loader (TerrainFormat format);
+/* Reads @bytes as @format (its `load`, or a document of its class). */
+TerrainDocument *terrain_format_load         (TerrainFormat         format,
+                                              GBytes               *bytes,
+                                              const TerrainLimits  *limits,
+                                              GError              **error);
 
 /* Container formats (HPI archives): whether @format holds files, and reading
  * one of them by its path inside, for terrain_document_load_path(). */

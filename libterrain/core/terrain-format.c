@@ -18,7 +18,7 @@
 
 static const TerrainFormatInfo unknown_info = {
   TERRAIN_FORMAT_UNKNOWN, "unknown", "Unknown format", (const char * const[]) { NULL },
-  NULL, NULL, NULL, NULL,
+  NULL, NULL, NULL, NULL, NULL,
 };
 
 TerrainFormatMatch
@@ -264,13 +264,26 @@ terrain_format_get_extensions (TerrainFormat format)
 gboolean
 terrain_format_can_load (TerrainFormat format)
 {
-  return get_info (format)->load != NULL;
+  return get_info (format)->load != NULL || get_info (format)->get_type != NULL;
 }
 
-TerrainLoadFunc
-terrain_format_get_loader (TerrainFormat format)
+TerrainDocument *
+terrain_format_load (TerrainFormat         format,
+                     GBytes               *bytes,
+                     const TerrainLimits  *limits,
+                     GError              **error)
 {
-  return get_info (format)->load;
+  const TerrainFormatInfo *info = get_info (format);
+
+  if (info->load != NULL)
+    return info->load (bytes, limits, error);
+  if (info->get_type == NULL)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "%s files are recognised but cannot be opened yet", info->description);
+      return NULL;
+    }
+  return terrain_document_new_from_bytes (info->get_type (), bytes, limits, error);
 }
 
 gboolean

@@ -448,10 +448,10 @@ read_raw16 (TerrainHeightmapDocument  *self,
 }
 
 static gboolean
-terrain_heightmap_document_parse (TerrainHeightmapDocument  *self,
-                                  GBytes                    *bytes,
-                                  const TerrainLimits       *limits,
-                                  GError                   **error)
+parse_samples (TerrainHeightmapDocument  *self,
+               GBytes                    *bytes,
+               const TerrainLimits       *limits,
+               GError                   **error)
 {
   gsize size = 0;
   const guint8 *data = g_bytes_get_data (bytes, &size);
@@ -651,6 +651,30 @@ is_chunkable (guint width,
   return width == height && width >= 3 && n + 1 == width;
 }
 
+/* The encoding asked for (self->requested) is set before this runs. */
+static gboolean
+terrain_heightmap_document_parse (TerrainDocument      *document,
+                                  GBytes               *bytes,
+                                  const TerrainLimits  *limits,
+                                  GError              **error)
+{
+  TerrainHeightmapDocument *self = TERRAIN_HEIGHTMAP_DOCUMENT (document);
+
+  if (!parse_samples (self, bytes, limits, error))
+    return FALSE;
+
+  self->source = g_bytes_ref (bytes);
+  /* A colour PNG's encoding is known only from its pixels, and one that is
+   * none the reader knows fails here, not with a guess later. */
+  if (self->encoding == ENCODING_COLOUR)
+    {
+      if (!scan_png (self, error))
+        return FALSE;
+      self->scanned = TRUE;
+    }
+  return TRUE;
+}
+
 /**
  * terrain_heightmap_document_new_from_bytes:
  * @bytes: the heightmap file's contents
@@ -702,7 +726,10 @@ terrain_heightmap_document_new_from_bytes (GBytes               *bytes,
                                            const TerrainLimits  *limits,
                                            GError              **error)
 {
-  return terrain_heightmap_document_new_for_format (bytes, TERRAIN_HEIGHTMAP_AUTO, limits, error);
+  TerrainDocument *document = terrain_document_new_from_bytes (TERRAIN_TYPE_HEIGHTMAP_DOCUMENT,
+                                                               bytes, limits, error);
+
+  return TERRAIN_HEIGHTMAP_DOCUMENT (document);
 }
 
 /**
@@ -744,19 +771,8 @@ terrain_heightmap_document_new_for_format (GBytes                 *bytes,
 
   self = g_object_new (TERRAIN_TYPE_HEIGHTMAP_DOCUMENT, NULL);
   self->requested = format;
-  if (!terrain_heightmap_document_parse (self, bytes, limits, error))
+  if (!terrain_document_parse_bytes (TERRAIN_DOCUMENT (self), bytes, limits, error))
     return NULL;
-
-  self->source = g_bytes_ref (bytes);
-  /* A colour PNG's encoding is known only from its pixels, and one that is
-   * none the reader knows fails here, not with a guess later. */
-  if (self->encoding == ENCODING_COLOUR)
-    {
-      if (!scan_png (self, error))
-        return NULL;
-      self->scanned = TRUE;
-    }
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_HEIGHTMAP);
   return g_steal_pointer (&self);
 }
 
@@ -1153,6 +1169,8 @@ terrain_heightmap_document_class_init (TerrainHeightmapDocumentClass *klass)
   document_class->render_image = terrain_heightmap_document_render_image;
   document_class->export_heights = terrain_heightmap_document_export_heights;
   document_class->describe_offset = terrain_heightmap_document_describe_offset;
+  document_class->parse = terrain_heightmap_document_parse;
+  document_class->format = TERRAIN_FORMAT_HEIGHTMAP;
 }
 
 static void

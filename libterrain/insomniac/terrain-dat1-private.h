@@ -27,13 +27,6 @@ gboolean  terrain_dat1_sniff            (const guint8         *data,
                                          gsize                 size,
                                          TerrainDat1Sniff     *sniff);
 
-/* Creates a document of @type (TERRAIN_TYPE_DAT1 or a subclass), reads the
- * container from @bytes and runs the subclass's parse vfunc. */
-TerrainDat1 *terrain_dat1_load_as       (GType                 type,
-                                         GBytes               *bytes,
-                                         const TerrainLimits  *limits,
-                                         GError              **error);
-
 /* A bounded reader over the current contents of a section, named @name in
  * errors; its offsets are file offsets for a plain DAT1, and image offsets for
  * a compressed one (the name then says so). Returns FALSE when the section is

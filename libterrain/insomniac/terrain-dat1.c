@@ -611,32 +611,21 @@ read_container (TerrainDat1          *self,
   return TRUE;
 }
 
-TerrainDat1 *
-terrain_dat1_load_as (GType                 type,
-                      GBytes               *bytes,
-                      const TerrainLimits  *limits,
-                      GError              **error)
+/* The document's `parse`, for TERRAIN_TYPE_DAT1 and its subclasses: reads
+ * the container from @bytes, then runs the asset type's own `parse`
+ * (TerrainDat1Class) over its sections. */
+static gboolean
+terrain_dat1_parse_document (TerrainDocument      *document,
+                             GBytes               *bytes,
+                             const TerrainLimits  *limits,
+                             GError              **error)
 {
-  g_autoptr(TerrainDat1) self = NULL;
-  TerrainDat1Class *klass;
-
-  g_return_val_if_fail (g_type_is_a (type, TERRAIN_TYPE_DAT1), NULL);
-  g_return_val_if_fail (bytes != NULL, NULL);
-
-  if (limits == NULL)
-    limits = terrain_limits_get_default ();
-
-  self = g_object_new (type, NULL);
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_DAT1);
+  TerrainDat1 *self = TERRAIN_DAT1 (document);
+  TerrainDat1Class *klass = TERRAIN_DAT1_GET_CLASS (self);
 
   if (!read_container (self, bytes, limits, error))
-    return NULL;
-
-  klass = TERRAIN_DAT1_GET_CLASS (self);
-  if (klass->parse != NULL && !klass->parse (self, limits, error))
-    return NULL;
-
-  return g_steal_pointer (&self);
+    return FALSE;
+  return klass->parse == NULL || klass->parse (self, limits, error);
 }
 
 /**
@@ -665,7 +654,7 @@ terrain_dat1_new_from_bytes (GBytes               *bytes,
                              const TerrainLimits  *limits,
                              GError              **error)
 {
-  return terrain_dat1_load_as (TERRAIN_TYPE_DAT1, bytes, limits, error);
+  return TERRAIN_DAT1 (terrain_document_new_from_bytes (TERRAIN_TYPE_DAT1, bytes, limits, error));
 }
 
 /* Accessors */
@@ -1677,6 +1666,8 @@ terrain_dat1_class_init (TerrainDat1Class *klass)
   document_class->describe = terrain_dat1_describe;
   document_class->describe_offset = terrain_dat1_describe_offset;
   document_class->validate = terrain_dat1_validate;
+  document_class->parse = terrain_dat1_parse_document;
+  document_class->format = TERRAIN_FORMAT_DAT1;
 }
 
 static void

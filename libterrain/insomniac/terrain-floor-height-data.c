@@ -273,15 +273,17 @@ block_peek (TerrainFloorHeightData *self,
 }
 
 static gboolean
-terrain_floor_height_data_parse (TerrainFloorHeightData  *self,
+terrain_floor_height_data_parse (TerrainDocument         *document,
                                  GBytes                  *bytes,
                                  const TerrainLimits     *limits,
                                  GError                 **error)
 {
+  TerrainFloorHeightData *self = TERRAIN_FLOOR_HEIGHT_DATA (document);
   TerrainReader reader;
   guint64 cells_x, cells_y, expected_blocks, expected_size;
   float cell_side;
 
+  self->source = g_bytes_ref (bytes);
   if (limits == NULL)
     limits = terrain_limits_get_default ();
 
@@ -423,19 +425,10 @@ terrain_floor_height_data_new_from_bytes (GBytes               *bytes,
                                           const TerrainLimits  *limits,
                                           GError              **error)
 {
-  g_autoptr(TerrainFloorHeightData) self = NULL;
+  TerrainDocument *document = terrain_document_new_from_bytes (TERRAIN_TYPE_FLOOR_HEIGHT_DATA,
+                                                               bytes, limits, error);
 
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_FLOOR_HEIGHT_DATA, NULL);
-  if (!terrain_floor_height_data_parse (self, bytes, limits, error))
-    return NULL;
-
-  self->source = g_bytes_ref (bytes);
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_FLOOR_HEIGHT);
-
-  return g_steal_pointer (&self);
+  return TERRAIN_FLOOR_HEIGHT_DATA (document);
 }
 
 /**
@@ -1115,6 +1108,8 @@ terrain_floor_height_data_class_init (TerrainFloorHeightDataClass *klass)
   document_class->describe = terrain_floor_height_data_describe;
   document_class->export_heights = terrain_floor_height_data_export_heights;
   document_class->describe_offset = terrain_floor_height_data_describe_offset;
+  document_class->parse = terrain_floor_height_data_parse;
+  document_class->format = TERRAIN_FORMAT_FLOOR_HEIGHT;
 
   /**
    * TerrainFloorHeightData::cells-changed:

@@ -41,40 +41,17 @@ load_dat1 (GBytes               *bytes,
   return TERRAIN_DOCUMENT (terrain_dat1_new_from_bytes (bytes, limits, error));
 }
 
-static TerrainDocument *
-load_floor_height (GBytes               *bytes,
-                   const TerrainLimits  *limits,
-                   GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_floor_height_data_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_node_layer (GBytes               *bytes,
-                 const TerrainLimits  *limits,
-                 GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_node_layer_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_node_chunk (GBytes               *bytes,
-                 const TerrainLimits  *limits,
-                 GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_node_chunk_new_from_bytes (bytes, limits, error));
-}
-
 static const TerrainFormatInfo insomniac_formats[] = {
   { TERRAIN_FORMAT_DAT1, "dat1", "Insomniac DAT1 asset",
-    (const char * const[]) { "model", NULL }, match_dat1, load_dat1, NULL, NULL },
+    (const char * const[]) { "model", NULL }, match_dat1, NULL, NULL, NULL,
+    load_dat1 },
   /* Bodies without a magic: by extension or --format only. */
   { TERRAIN_FORMAT_FLOOR_HEIGHT, "floor-height", "Insomniac FloorHeightData",
-    (const char * const[]) { "fhd", NULL }, NULL, load_floor_height, NULL, NULL },
+    (const char * const[]) { "fhd", NULL }, NULL, terrain_floor_height_data_get_type, NULL, NULL },
   { TERRAIN_FORMAT_NODE_LAYER, "node-layer", "Insomniac TerrainNodeLayer",
-    (const char * const[]) { "tnl", NULL }, NULL, load_node_layer, NULL, NULL },
+    (const char * const[]) { "tnl", NULL }, NULL, terrain_node_layer_get_type, NULL, NULL },
   { TERRAIN_FORMAT_NODE_CHUNK, "node-chunk", "Insomniac TNLChunk terrain tile",
-    (const char * const[]) { "tnlc", NULL }, NULL, load_node_chunk, NULL, NULL },
+    (const char * const[]) { "tnlc", NULL }, NULL, terrain_node_chunk_get_type, NULL, NULL },
 };
 
 const TerrainFormatFamily terrain_insomniac_format_family = {

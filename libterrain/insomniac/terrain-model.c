@@ -543,7 +543,7 @@ terrain_model_new_from_bytes (GBytes               *bytes,
         }
     }
 
-  return TERRAIN_MODEL (terrain_dat1_load_as (TERRAIN_TYPE_MODEL, bytes, limits, error));
+  return TERRAIN_MODEL (terrain_document_new_from_bytes (TERRAIN_TYPE_MODEL, bytes, limits, error));
 }
 
 /**

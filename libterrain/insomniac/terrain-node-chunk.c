@@ -130,14 +130,16 @@ node_chunk_block_content (TerrainNodeChunk *self,
 }
 
 static gboolean
-terrain_node_chunk_parse (TerrainNodeChunk     *self,
+terrain_node_chunk_parse (TerrainDocument      *document,
                           GBytes               *bytes,
                           const TerrainLimits  *limits,
                           GError              **error)
 {
+  TerrainNodeChunk *self = TERRAIN_NODE_CHUNK (document);
   TerrainReader file, reader;
   guint64 end;
 
+  self->source = g_bytes_ref (bytes);
   terrain_reader_init (&file, bytes, "TNLChunk");
   reader = file;
   self->file_size = terrain_reader_get_size (&file);
@@ -278,19 +280,8 @@ terrain_node_chunk_new_from_bytes (GBytes               *bytes,
                                    const TerrainLimits  *limits,
                                    GError              **error)
 {
-  g_autoptr(TerrainNodeChunk) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_NODE_CHUNK, NULL);
-  if (!terrain_node_chunk_parse (self, bytes, limits, error))
-    return NULL;
-
-  self->source = g_bytes_ref (bytes);
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_NODE_CHUNK);
-
-  return g_steal_pointer (&self);
+  return TERRAIN_NODE_CHUNK (terrain_document_new_from_bytes (TERRAIN_TYPE_NODE_CHUNK, bytes,
+                                                              limits, error));
 }
 
 /**
@@ -553,6 +544,8 @@ terrain_node_chunk_class_init (TerrainNodeChunkClass *klass)
   document_class->render_image = terrain_node_chunk_render_image;
   document_class->export_heights = terrain_node_chunk_document_export_heights;
   document_class->describe_offset = node_chunk_describe_offset;
+  document_class->parse = terrain_node_chunk_parse;
+  document_class->format = TERRAIN_FORMAT_NODE_CHUNK;
 
   /**
    * TerrainNodeChunk::block-changed:

@@ -244,14 +244,16 @@ build_index (TerrainNodeLayer *self)
 }
 
 static gboolean
-terrain_node_layer_parse (TerrainNodeLayer     *self,
+terrain_node_layer_parse (TerrainDocument      *document,
                           GBytes               *bytes,
                           const TerrainLimits  *limits,
                           GError              **error)
 {
+  TerrainNodeLayer *self = TERRAIN_NODE_LAYER (document);
   TerrainReader reader;
   guint64 items_size, end;
 
+  self->source = g_bytes_ref (bytes);
   if (limits == NULL)
     limits = terrain_limits_get_default ();
 
@@ -322,19 +324,8 @@ terrain_node_layer_new_from_bytes (GBytes               *bytes,
                                    const TerrainLimits  *limits,
                                    GError              **error)
 {
-  g_autoptr(TerrainNodeLayer) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_NODE_LAYER, NULL);
-  if (!terrain_node_layer_parse (self, bytes, limits, error))
-    return NULL;
-
-  self->source = g_bytes_ref (bytes);
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_NODE_LAYER);
-
-  return g_steal_pointer (&self);
+  return TERRAIN_NODE_LAYER (terrain_document_new_from_bytes (TERRAIN_TYPE_NODE_LAYER, bytes,
+                                                              limits, error));
 }
 
 /**
@@ -861,6 +852,8 @@ terrain_node_layer_class_init (TerrainNodeLayerClass *klass)
   document_class->render_image = terrain_node_layer_render_image;
   document_class->export_heights = terrain_node_layer_export_heights;
   document_class->describe_offset = terrain_node_layer_describe_offset;
+  document_class->parse = terrain_node_layer_parse;
+  document_class->format = TERRAIN_FORMAT_NODE_LAYER;
 }
 
 static void

@@ -145,6 +145,10 @@ static GPtrArray  *gaf_document_validate        (TerrainDocument  *document);
 static JsonNode   *gaf_document_describe        (TerrainDocument  *document);
 static char       *gaf_document_describe_offset (TerrainDocument  *document,
                                                   gsize             offset);
+static gboolean    gaf_document_parse           (TerrainDocument      *document,
+                                                  GBytes               *bytes,
+                                                  const TerrainLimits  *limits,
+                                                  GError              **error);
 
 static void
 terrain_gaf_archive_class_init (TerrainGafArchiveClass *klass)
@@ -156,6 +160,8 @@ terrain_gaf_archive_class_init (TerrainGafArchiveClass *klass)
   document_class->validate = gaf_document_validate;
   document_class->describe = gaf_document_describe;
   document_class->describe_offset = gaf_document_describe_offset;
+  document_class->parse = gaf_document_parse;
+  document_class->format = TERRAIN_FORMAT_GAF;
 }
 
 static void
@@ -342,33 +348,42 @@ terrain_gaf_archive_new_from_bytes (GBytes               *bytes,
                                     const TerrainLimits  *limits,
                                     GError              **error)
 {
-  g_autoptr(TerrainGafArchive) self = NULL;
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return TERRAIN_GAF_ARCHIVE (terrain_document_new_from_bytes (TERRAIN_TYPE_GAF_ARCHIVE, bytes,
+                                                               limits, error));
+}
+
+static gboolean
+gaf_document_parse (TerrainDocument      *document,
+                    GBytes               *bytes,
+                    const TerrainLimits  *limits,
+                    GError              **error)
+{
+  TerrainGafArchive *self = TERRAIN_GAF_ARCHIVE (document);
   TerrainReader reader;
   guint32 n_entries;
   guint64 total_frames = 0;
 
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_GAF_ARCHIVE, NULL);
   self->source = g_bytes_ref (bytes);
-  self->limits = terrain_limits_copy (limits != NULL ? limits : terrain_limits_get_default ());
+  self->limits = terrain_limits_copy (limits);
 
   terrain_reader_init (&reader, bytes, GAF_SECTION);
   if (!terrain_reader_read_u32 (&reader, &self->version, error) ||
       !terrain_reader_read_u32 (&reader, &n_entries, error) ||
       !terrain_reader_read_u32 (&reader, &self->header_unknown, error))
-    return NULL;
+    return FALSE;
   if (self->version != TERRAIN_GAF_VERSION)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC,
                    GAF_SECTION ": version word 0x%08x at byte offset 0 is not a GAF's (0x%08x)",
                    self->version, TERRAIN_GAF_VERSION);
-      return NULL;
+      return FALSE;
     }
   if (!terrain_reader_check_span (&reader, GAF_HEADER_SIZE, (guint64) n_entries * 4,
                                   "entry table", error))
-    return NULL;
+    return FALSE;
 
   self->entries = g_new0 (GafEntry, n_entries);
   self->n_entries = n_entries;
@@ -376,14 +391,12 @@ terrain_gaf_archive_new_from_bytes (GBytes               *bytes,
     {
       if (!terrain_reader_seek (&reader, GAF_HEADER_SIZE + 4 * i, error) ||
           !terrain_reader_read_u32 (&reader, &self->entries[i].offset, error))
-        return NULL;
+        return FALSE;
     }
   for (guint i = 0; i < n_entries; i++)
     if (!read_entry (self, &reader, i, &total_frames, error))
-      return NULL;
-
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_GAF);
-  return g_steal_pointer (&self);
+      return FALSE;
+  return TRUE;
 }
 
 /**

@@ -421,15 +421,19 @@ read_directory (TerrainHpiArchive  *self,
 }
 
 static gboolean
-terrain_hpi_archive_parse (TerrainHpiArchive    *self,
+terrain_hpi_archive_parse (TerrainDocument      *document,
                            GBytes               *bytes,
+                           const TerrainLimits  *limits,
                            GError              **error)
 {
+  TerrainHpiArchive *self = TERRAIN_HPI_ARCHIVE (document);
   TerrainReader reader;
   const guint8 *magic;
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   guint64 budget;
 
+  self->limits = *limits;
+  self->source = g_bytes_ref (bytes);
   terrain_reader_init (&reader, bytes, "HPI header");
   self->file_size = terrain_reader_get_size (&reader);
 
@@ -519,22 +523,8 @@ terrain_hpi_archive_new_from_bytes (GBytes               *bytes,
                                     const TerrainLimits  *limits,
                                     GError              **error)
 {
-  g_autoptr(TerrainHpiArchive) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_HPI_ARCHIVE, NULL);
-  self->limits = *(limits != NULL ? limits : terrain_limits_get_default ());
-  self->source = g_bytes_ref (bytes);
-  if (!terrain_hpi_archive_parse (self, bytes, error))
-    {
-      terrain_error_ensure_utf8 (error);
-      return NULL;
-    }
-
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_HPI);
-  return g_steal_pointer (&self);
+  return TERRAIN_HPI_ARCHIVE (terrain_document_new_from_bytes (TERRAIN_TYPE_HPI_ARCHIVE, bytes,
+                                                               limits, error));
 }
 
 /**
@@ -1463,6 +1453,8 @@ terrain_hpi_archive_class_init (TerrainHpiArchiveClass *klass)
   document_class->validate = terrain_hpi_archive_validate;
   document_class->describe = terrain_hpi_archive_describe;
   document_class->describe_offset = terrain_hpi_archive_describe_offset;
+  document_class->parse = terrain_hpi_archive_parse;
+  document_class->format = TERRAIN_FORMAT_HPI;
 }
 
 static void

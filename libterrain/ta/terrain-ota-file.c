@@ -10,6 +10,7 @@
 
 #include "terrain-ota-file.h"
 #include "terrain-tdf-document-private.h"
+#include "terrain-ota-file-private.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
 #include "core/terrain-io.h"
@@ -171,16 +172,8 @@ terrain_ota_file_new_from_bytes (GBytes               *bytes,
                                  const TerrainLimits  *limits,
                                  GError              **error)
 {
-  g_autoptr(TerrainOtaFile) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_OTA_FILE, NULL);
-  if (!terrain_tdf_document_parse (TERRAIN_TDF_DOCUMENT (self), bytes, TERRAIN_FORMAT_OTA,
-                                   limits, error))
-    return NULL;
-  return g_steal_pointer (&self);
+  return TERRAIN_OTA_FILE (terrain_document_new_from_bytes (TERRAIN_TYPE_OTA_FILE, bytes,
+                                                            limits, error));
 }
 
 /**
@@ -462,9 +455,10 @@ terrain_ota_file_get_schema_type (TerrainOtaFile *self,
   return schema != NULL ? terrain_tdf_section_get_value (schema, "Type") : NULL;
 }
 
-/* The [specialK] block of StartPos@player in @schema, if any. */
-static TerrainTdfSection *
-find_start_special (TerrainTdfSection *schema,
+/* The [specialK] block of StartPos@player in @schema, if any
+ * (terrain-ota-file-private.h). */
+TerrainTdfSection *
+ota_file_find_start_special (TerrainTdfSection *schema,
                     guint              player)
 {
   TerrainTdfSection *specials = terrain_tdf_section_find_section (schema, SPECIALS);
@@ -577,7 +571,7 @@ terrain_ota_file_get_start_position (TerrainOtaFile *self,
   g_return_val_if_fail (TERRAIN_IS_OTA_FILE (self), FALSE);
 
   section = terrain_ota_file_get_schema (self, schema);
-  special = section != NULL ? find_start_special (section, player) : NULL;
+  special = section != NULL ? ota_file_find_start_special (section, player) : NULL;
   if (special == NULL || !read_position (special, &vx, &vz))
     return FALSE;
   if (x != NULL)
@@ -633,7 +627,7 @@ terrain_ota_file_set_start_position (TerrainOtaFile  *self,
       return FALSE;
     }
 
-  special = find_start_special (section, player);
+  special = ota_file_find_start_special (section, player);
   if (special == NULL)
     {
       g_autofree char *name = NULL;
@@ -958,6 +952,7 @@ terrain_ota_file_class_init (TerrainOtaFileClass *klass)
 
   document_class->validate = terrain_ota_file_validate;
   document_class->describe = terrain_ota_file_describe;
+  document_class->format = TERRAIN_FORMAT_OTA;
 }
 
 static void

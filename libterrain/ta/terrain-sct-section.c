@@ -231,16 +231,18 @@ set_heights_truncated (TerrainSctSection  *self,
 }
 
 static gboolean
-terrain_sct_section_parse (TerrainSctSection    *self,
+terrain_sct_section_parse (TerrainDocument      *document,
                            GBytes               *bytes,
                            const TerrainLimits  *limits,
                            GError              **error)
 {
+  TerrainSctSection *self = TERRAIN_SCT_SECTION (document);
   TerrainReader reader;
   TerrainSctBlock order[N_BLOCKS];
   guint64 tiles_size, map_cells, map_size, records, heights_size, heights_offset;
   guint32 words[HEADER_WORDS];
 
+  self->source = g_bytes_ref (bytes);
   if (limits == NULL)
     limits = terrain_limits_get_default ();
 
@@ -442,19 +444,8 @@ terrain_sct_section_new_from_bytes (GBytes               *bytes,
                                     const TerrainLimits  *limits,
                                     GError              **error)
 {
-  g_autoptr(TerrainSctSection) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_SCT_SECTION, NULL);
-  if (!terrain_sct_section_parse (self, bytes, limits, error))
-    return NULL;
-
-  self->source = g_bytes_ref (bytes);
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_SCT);
-
-  return g_steal_pointer (&self);
+  return TERRAIN_SCT_SECTION (terrain_document_new_from_bytes (TERRAIN_TYPE_SCT_SECTION, bytes,
+                                                               limits, error));
 }
 
 /**
@@ -1219,6 +1210,8 @@ terrain_sct_section_class_init (TerrainSctSectionClass *klass)
   document_class->render_image = terrain_sct_section_render_image;
   document_class->export_heights = terrain_sct_section_export_heights;
   document_class->describe_offset = terrain_sct_section_describe_offset;
+  document_class->parse = terrain_sct_section_parse;
+  document_class->format = TERRAIN_FORMAT_SCT;
 
   /**
    * TerrainSctSection::cells-changed:

@@ -67,54 +67,6 @@ match_gaf (const guint8 *data,
   return TERRAIN_FORMAT_MATCH_STRONG;
 }
 
-static TerrainDocument *
-load_gaf (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_gaf_archive_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_tnt (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_tnt_map_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_sct (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_sct_section_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_hpi (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_hpi_archive_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_ota (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_ota_file_new_from_bytes (bytes, limits, error));
-}
-
-static TerrainDocument *
-load_tdf (GBytes               *bytes,
-          const TerrainLimits  *limits,
-          GError              **error)
-{
-  return TERRAIN_DOCUMENT (terrain_tdf_document_new_from_bytes (bytes, limits, error));
-}
-
 static GBytes *
 read_hpi_member (GBytes               *container,
                  const char           *path,
@@ -131,19 +83,20 @@ read_hpi_member (GBytes               *container,
 
 static const TerrainFormatInfo ta_formats[] = {
   { TERRAIN_FORMAT_TNT, "tnt", "Total Annihilation map terrain",
-    (const char * const[]) { "tnt", NULL }, match_tnt, load_tnt, NULL, NULL },
+    (const char * const[]) { "tnt", NULL }, match_tnt, terrain_tnt_map_get_type, NULL, NULL },
   { TERRAIN_FORMAT_SCT, "sct", "Total Annihilation map section",
-    (const char * const[]) { "sct", NULL }, match_sct, load_sct, NULL, NULL },
+    (const char * const[]) { "sct", NULL }, match_sct, terrain_sct_section_get_type, NULL, NULL },
   { TERRAIN_FORMAT_HPI, "hpi", "Total Annihilation HPI archive",
-    (const char * const[]) { "hpi", "ufo", "ccx", "gp3", NULL }, match_hpi, load_hpi, NULL,
-    read_hpi_member },
+    (const char * const[]) { "hpi", "ufo", "ccx", "gp3", NULL }, match_hpi,
+    terrain_hpi_archive_get_type, NULL, read_hpi_member },
   { TERRAIN_FORMAT_GAF, "gaf", "Total Annihilation GAF sprite archive",
-    (const char * const[]) { "gaf", NULL }, match_gaf, load_gaf, NULL, NULL },
+    (const char * const[]) { "gaf", NULL }, match_gaf, terrain_gaf_archive_get_type, NULL,
+    NULL },
   /* Text without a magic: by extension or --format only. */
   { TERRAIN_FORMAT_OTA, "ota", "Total Annihilation map description (OTA)",
-    (const char * const[]) { "ota", NULL }, NULL, load_ota, NULL, NULL },
+    (const char * const[]) { "ota", NULL }, NULL, terrain_ota_file_get_type, NULL, NULL },
   { TERRAIN_FORMAT_TDF, "tdf", "Total Annihilation TDF text",
-    (const char * const[]) { "tdf", NULL }, NULL, load_tdf, NULL, NULL },
+    (const char * const[]) { "tdf", NULL }, NULL, terrain_tdf_document_get_type, NULL, NULL },
 };
 
 /* The attribute-cell heights (0-255) of a TNT map. */

@@ -9,11 +9,11 @@
 
 G_BEGIN_DECLS
 
-/* Parses @bytes into @self (a new, empty document of any TDF subclass) and
- * records them as its source, with @format as the document's format. */
-gboolean terrain_tdf_document_parse (TerrainTdfDocument   *self,
+/* The `parse` of every TDF class (TerrainDocumentClass): checks @bytes
+ * for a new, empty document of any TDF subclass; the tree is built on first
+ * access. */
+gboolean terrain_tdf_document_parse (TerrainDocument      *document,
                                      GBytes               *bytes,
-                                     TerrainFormat         format,
                                      const TerrainLimits  *limits,
                                      GError              **error);
 

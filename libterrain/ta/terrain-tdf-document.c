@@ -147,15 +147,8 @@ terrain_tdf_document_new_from_bytes (GBytes               *bytes,
                                      const TerrainLimits  *limits,
                                      GError              **error)
 {
-  g_autoptr(TerrainTdfDocument) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_TDF_DOCUMENT, NULL);
-  if (!terrain_tdf_document_parse (self, bytes, TERRAIN_FORMAT_TDF, limits, error))
-    return NULL;
-  return g_steal_pointer (&self);
+  return TERRAIN_TDF_DOCUMENT (terrain_document_new_from_bytes (TERRAIN_TYPE_TDF_DOCUMENT, bytes,
+                                                                limits, error));
 }
 
 /**
@@ -782,6 +775,8 @@ terrain_tdf_document_class_init (TerrainTdfDocumentClass *klass)
   document_class->validate = tdf_document_validate;
   document_class->describe = tdf_document_describe;
   document_class->describe_offset = tdf_document_describe_offset;
+  document_class->parse = terrain_tdf_document_parse;
+  document_class->format = TERRAIN_FORMAT_TDF;
 }
 
 static void

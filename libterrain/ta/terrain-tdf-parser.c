@@ -629,17 +629,14 @@ detect_style (TerrainTdfDocument *self,
 }
 
 gboolean
-terrain_tdf_document_parse (TerrainTdfDocument   *self,
+terrain_tdf_document_parse (TerrainDocument      *document,
                             GBytes               *bytes,
-                            TerrainFormat         format,
                             const TerrainLimits  *limits,
                             GError              **error)
 {
+  TerrainTdfDocument *self = TERRAIN_TDF_DOCUMENT (document);
   Parser p;
   gboolean closed;
-
-  g_return_val_if_fail (TERRAIN_IS_TDF_DOCUMENT (self), FALSE);
-  g_return_val_if_fail (bytes != NULL, FALSE);
 
   tdf_parser_init (&p, self, bytes);
   p.count_strays = TRUE;
@@ -654,11 +651,7 @@ terrain_tdf_document_parse (TerrainTdfDocument   *self,
   detect_style (self, &p);
 
   /* Only checked here: the tree is built on first access (tdf_ensure_tree ()). */
-  if (!parse_body (&p, NULL, 0, &closed, error))
-    return FALSE;
-
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, format);
-  return TRUE;
+  return parse_body (&p, NULL, 0, &closed, error);
 }
 
 /* Builds the tree from the kept text, once; a document made from nothing

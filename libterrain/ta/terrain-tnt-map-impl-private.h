@@ -171,6 +171,10 @@ void     tnt_minimap_used_size_for (TerrainTntMap *self,
                                     guint         *used_h);
 
 /* The document's vfuncs, each in the file of its concern. */
+gboolean      tnt_map_parse           (TerrainDocument      *document,
+                                       GBytes               *bytes,
+                                       const TerrainLimits  *limits,
+                                       GError              **error);
 GBytes       *tnt_map_save_to_bytes   (TerrainDocument  *document,
                                        GError          **error);
 GPtrArray    *tnt_map_validate        (TerrainDocument  *document);

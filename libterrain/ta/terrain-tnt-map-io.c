@@ -250,61 +250,28 @@ read_minimap (TerrainTntMap        *self,
   return TRUE;
 }
 
-/**
- * terrain_tnt_map_new_from_bytes:
- * @bytes: the contents of a `.tnt` file
- * @limits: (nullable): allocation limits, or %NULL for the defaults
- * @error: return location for a #GError
- *
- * Reads a TNT map (tnt-sct.md "Reference"): the 64-byte header of version
- * 0x2000 or the legacy 0x1020, then the tile map (`(Width/2) x (Height/2)`
- * u16), the attribute map (`Width x Height` cells of 4 bytes, 8 in legacy
- * files), the tile graphics (`Tiles x 1024` bytes), the feature records
- * (`TileAnims x 132` bytes) and, when bit 0 of the MinimapPresent word is
- * set, the minimap (u32 width, u32 height, pixels). Sections may come in any
- * order, with gaps between them and bytes after the last; a section with no
- * records does not dereference its pointer.
- *
- * Opening is cheap: counts are checked against @limits and every section
- * span against the file before anything is allocated, and nothing is copied.
- * The map keeps a reference to @bytes and reads from it.
- *
- * An odd width or height is accepted (the tile grid is the integer half) and
- * reported by [method@Terrain.Document.validate].
- *
- * Returns: (transfer full) (nullable): the map, or %NULL with a
- *   %TERRAIN_ERROR set: %TERRAIN_ERROR_TRUNCATED when the file is shorter
- *   than the header or a section runs past its end,
- *   %TERRAIN_ERROR_UNSUPPORTED_VERSION for another version word,
- *   %TERRAIN_ERROR_INVALID_VALUE for a zero width or height,
- *   %TERRAIN_ERROR_LIMIT_EXCEEDED when a count exceeds @limits,
- *   %TERRAIN_ERROR_OUT_OF_RANGE when a pointer lies beyond the end of the
- *   file and %TERRAIN_ERROR_OVERLAP when two sections share bytes
- */
-TerrainTntMap *
-terrain_tnt_map_new_from_bytes (GBytes               *bytes,
-                                const TerrainLimits  *limits,
-                                GError              **error)
+/* The document's `parse`: the reader terrain_tnt_map_new_from_bytes()
+ * documents. */
+gboolean
+tnt_map_parse (TerrainDocument      *document,
+               GBytes               *bytes,
+               const TerrainLimits  *limits,
+               GError              **error)
 {
-  g_autoptr(TerrainTntMap) self = NULL;
+  TerrainTntMap *self = TERRAIN_TNT_MAP (document);
   TerrainReader file, header;
   guint32 words[N_HEADER_WORDS];
   guint64 tile_map_entries, cells, size;
   guint cell_bytes, ptr_minimap_word, flag_word;
   const guint8 *data;
 
-  g_return_val_if_fail (bytes != NULL, NULL);
-
-  if (limits == NULL)
-    limits = terrain_limits_get_default ();
-
   terrain_reader_init (&file, bytes, "TNT file");
   if (!terrain_reader_sub (&file, 0, HEADER_SIZE, tnt_section_titles[TERRAIN_TNT_SECTION_HEADER],
                            &header, error))
-    return NULL;
+    return FALSE;
   for (guint i = 0; i < N_HEADER_WORDS; i++)
     if (!terrain_reader_read_u32 (&header, &words[i], error))
-      return NULL;
+      return FALSE;
 
   if (words[W_VERSION] != TERRAIN_TNT_VERSION && words[W_VERSION] != TERRAIN_TNT_VERSION_LEGACY)
     {
@@ -312,7 +279,7 @@ terrain_tnt_map_new_from_bytes (GBytes               *bytes,
                    "TNT header: unsupported version word 0x%08x at byte offset 0 "
                    "(expected 0x%08x or the legacy 0x%08x)",
                    words[W_VERSION], TERRAIN_TNT_VERSION, TERRAIN_TNT_VERSION_LEGACY);
-      return NULL;
+      return FALSE;
     }
 
   for (guint w = W_WIDTH; w <= W_HEIGHT; w++)
@@ -322,20 +289,20 @@ terrain_tnt_map_new_from_bytes (GBytes               *bytes,
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                        "TNT header: %s is 0 at byte offset %u; a map needs at least one cell",
                        w == W_WIDTH ? "width" : "height", w * 4);
-          return NULL;
+          return FALSE;
         }
       if (!terrain_limits_check_count (limits, words[w], limits->max_cells_per_side,
                                        w == W_WIDTH ? "width (attribute cells)"
                                                     : "height (attribute cells)",
                                        "TNT header", w * 4, error))
-        return NULL;
+        return FALSE;
     }
 
   if (!terrain_limits_check_count (limits, words[W_TILES], limits->max_tiles,
                                    "tile", "TNT header", W_TILES * 4, error) ||
       !terrain_limits_check_count (limits, words[W_FEATURES], limits->max_features,
                                    "feature record", "TNT header", W_FEATURES * 4, error))
-    return NULL;
+    return FALSE;
 
   cell_bytes = words[W_VERSION] == TERRAIN_TNT_VERSION_LEGACY ? 8 : 4;
   ptr_minimap_word = words[W_VERSION] == TERRAIN_TNT_VERSION_LEGACY ? W_LEGACY_PTR_MINIMAP
@@ -349,7 +316,7 @@ terrain_tnt_map_new_from_bytes (GBytes               *bytes,
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
                    "TNT header: %ux%u cells (byte offset 4) overflow 64-bit arithmetic",
                    words[W_WIDTH], words[W_HEIGHT]);
-      return NULL;
+      return FALSE;
     }
 
   /* Every section may be copied on its first edit, and the occupancy grid
@@ -365,9 +332,8 @@ terrain_tnt_map_new_from_bytes (GBytes               *bytes,
       !terrain_limits_check_alloc (limits, words[W_FEATURES], FEATURE_RECORD_BYTES,
                                    "feature records", tnt_section_titles[TERRAIN_TNT_SECTION_FEATURES],
                                    W_FEATURES * 4, error))
-    return NULL;
+    return FALSE;
 
-  self = g_object_new (TERRAIN_TYPE_TNT_MAP, NULL);
   self->limits = *limits;
   memcpy (self->header, words, sizeof words);
   self->width = words[W_WIDTH];
@@ -449,27 +415,66 @@ terrain_tnt_map_new_from_bytes (GBytes               *bytes,
         if (p->section == TERRAIN_TNT_SECTION_MINIMAP)
           {
             if (!read_minimap (self, &file, p, limits, error))
-              return NULL;
+              return FALSE;
             continue;
           }
 
         size = p->count * p->record_size;
         if (!read_section (&file, p->section, p->pointer_word, p->offset, 0, p->count,
                            p->record_size, &data, error))
-          return NULL;
+          return FALSE;
         self->source_spans[p->section] = (TntSpan) { (gsize) p->offset, (gsize) size, TRUE };
         tnt_block_set_view (&self->blocks[p->section], data, (gsize) size);
       }
   }
 
   if (!check_overlaps_and_find_gaps (self, error))
-    return NULL;
+    return FALSE;
 
   memcpy (self->layout, self->source_spans, sizeof self->layout);
   g_ptr_array_set_size (self->names, self->n_features);
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_TNT);
 
-  return g_steal_pointer (&self);
+  return TRUE;
+}
+
+/**
+ * terrain_tnt_map_new_from_bytes:
+ * @bytes: the contents of a `.tnt` file
+ * @limits: (nullable): allocation limits, or %NULL for the defaults
+ * @error: return location for a #GError
+ *
+ * Reads a TNT map (tnt-sct.md "Reference"): the 64-byte header of version
+ * 0x2000 or the legacy 0x1020, then the tile map (`(Width/2) x (Height/2)`
+ * u16), the attribute map (`Width x Height` cells of 4 bytes, 8 in legacy
+ * files), the tile graphics (`Tiles x 1024` bytes), the feature records
+ * (`TileAnims x 132` bytes) and, when bit 0 of the MinimapPresent word is
+ * set, the minimap (u32 width, u32 height, pixels). Sections may come in any
+ * order, with gaps between them and bytes after the last; a section with no
+ * records does not dereference its pointer.
+ *
+ * Opening is cheap: counts are checked against @limits and every section
+ * span against the file before anything is allocated, and nothing is copied.
+ * The map keeps a reference to @bytes and reads from it.
+ *
+ * An odd width or height is accepted (the tile grid is the integer half) and
+ * reported by [method@Terrain.Document.validate].
+ *
+ * Returns: (transfer full) (nullable): the map, or %NULL with a
+ *   %TERRAIN_ERROR set: %TERRAIN_ERROR_TRUNCATED when the file is shorter
+ *   than the header or a section runs past its end,
+ *   %TERRAIN_ERROR_UNSUPPORTED_VERSION for another version word,
+ *   %TERRAIN_ERROR_INVALID_VALUE for a zero width or height,
+ *   %TERRAIN_ERROR_LIMIT_EXCEEDED when a count exceeds @limits,
+ *   %TERRAIN_ERROR_OUT_OF_RANGE when a pointer lies beyond the end of the
+ *   file and %TERRAIN_ERROR_OVERLAP when two sections share bytes
+ */
+TerrainTntMap *
+terrain_tnt_map_new_from_bytes (GBytes               *bytes,
+                                const TerrainLimits  *limits,
+                                GError              **error)
+{
+  return TERRAIN_TNT_MAP (terrain_document_new_from_bytes (TERRAIN_TYPE_TNT_MAP, bytes, limits,
+                                                           error));
 }
 
 /**

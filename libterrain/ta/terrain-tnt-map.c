@@ -361,6 +361,8 @@ terrain_tnt_map_class_init (TerrainTntMapClass *klass)
   document_class->render_image = tnt_map_render_image;
   document_class->export_heights = tnt_map_export_heights;
   document_class->describe_offset = tnt_map_describe_offset;
+  document_class->parse = tnt_map_parse;
+  document_class->format = TERRAIN_FORMAT_TNT;
 
   /**
    * TerrainTntMap:version:

@@ -120,12 +120,20 @@ read_script (TerrainTerFile     *self,
 }
 
 static gboolean
-parse (TerrainTerFile  *self,
-       GError         **error)
+terrain_ter_file_parse (TerrainDocument      *document,
+                        GBytes               *bytes,
+                        const TerrainLimits  *limits,
+                        GError              **error)
 {
+  TerrainTerFile *self = TERRAIN_TER_FILE (document);
   TerrainReader reader;
   gsize at;
 
+  /* A fixed 256x256 grid with at most eight materials: no count read from
+   * the file sizes an allocation, so the limits have nothing to check. */
+  (void) limits;
+  self->source = g_bytes_ref (bytes);
+  self->data = g_bytes_get_data (bytes, &self->size);
   terrain_reader_init (&reader, self->source, "TER");
 
   if (!terrain_reader_read_u8 (&reader, &self->version, error))
@@ -226,19 +234,8 @@ terrain_ter_file_new_from_bytes (GBytes               *bytes,
                                  const TerrainLimits  *limits,
                                  GError              **error)
 {
-  g_autoptr(TerrainTerFile) self = NULL;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-
-  (void) limits;
-  self = g_object_new (TERRAIN_TYPE_TER_FILE, NULL);
-  self->source = g_bytes_ref (bytes);
-  self->data = g_bytes_get_data (bytes, &self->size);
-  if (!parse (self, error))
-    return NULL;
-
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_TER);
-  return g_steal_pointer (&self);
+  return TERRAIN_TER_FILE (terrain_document_new_from_bytes (TERRAIN_TYPE_TER_FILE, bytes, limits,
+                                                            error));
 }
 
 /**
@@ -762,6 +759,8 @@ terrain_ter_file_class_init (TerrainTerFileClass *klass)
   document_class->render_image = terrain_ter_file_render_image;
   document_class->export_heights = terrain_ter_file_export_heights;
   document_class->describe_offset = terrain_ter_file_describe_offset;
+  document_class->parse = terrain_ter_file_parse;
+  document_class->format = TERRAIN_FORMAT_TER;
 }
 
 static void

@@ -105,15 +105,19 @@ n_samples (TerrainTer7File *self)
 }
 
 static gboolean
-parse (TerrainTer7File      *self,
-       const TerrainLimits  *limits,
-       GError              **error)
+terrain_ter7_file_parse (TerrainDocument      *document,
+                         GBytes               *bytes,
+                         const TerrainLimits  *limits,
+                         GError              **error)
 {
+  TerrainTer7File *self = TERRAIN_TER7_FILE (document);
   TerrainReader reader;
   guint8 version;
   guint32 count;
   gsize at, samples;
 
+  self->source = g_bytes_ref (bytes);
+  self->data = g_bytes_get_data (bytes, &self->size_bytes);
   terrain_reader_init (&reader, self->source, "TER7 header");
 
   if (!terrain_reader_read_u8 (&reader, &version, error))
@@ -215,15 +219,8 @@ new_from_bytes (GBytes               *bytes,
                 const TerrainLimits  *limits,
                 GError              **error)
 {
-  g_autoptr(TerrainTer7File) self = g_object_new (TERRAIN_TYPE_TER7_FILE, NULL);
-
-  self->source = g_bytes_ref (bytes);
-  self->data = g_bytes_get_data (bytes, &self->size_bytes);
-  if (!parse (self, limits, error))
-    return NULL;
-
-  terrain_document_set_source (TERRAIN_DOCUMENT (self), bytes, TERRAIN_FORMAT_TER);
-  return g_steal_pointer (&self);
+  return TERRAIN_TER7_FILE (terrain_document_new_from_bytes (TERRAIN_TYPE_TER7_FILE, bytes, limits,
+                                                             error));
 }
 
 /**
@@ -1071,6 +1068,8 @@ terrain_ter7_file_class_init (TerrainTer7FileClass *klass)
   document_class->render_image = terrain_ter7_file_render_image;
   document_class->export_heights = terrain_ter7_file_export_heights;
   document_class->describe_offset = terrain_ter7_file_describe_offset;
+  document_class->parse = terrain_ter7_file_parse;
+  document_class->format = TERRAIN_FORMAT_TER;
 }
 
 static void

@@ -36,7 +36,7 @@ load_ter (GBytes               *bytes,
 /* No magic: by extension or --format only. */
 static const TerrainFormatInfo torque_formats[] = {
   { TERRAIN_FORMAT_TER, "ter", "Torque terrain (legacy versions 1-3, Torque3D version 7)",
-    (const char * const[]) { "ter", NULL }, NULL, load_ter, NULL, NULL },
+    (const char * const[]) { "ter", NULL }, NULL, NULL, NULL, NULL, load_ter },
 };
 
 static TerrainHeightfield *

@@ -1,0 +1,271 @@
+/* test-atlas-textures.c: re-encoding an Atlas file's texture TOC (TGEA's
+ * atlasConvertTextureTOC): in place with history frames, or compacted.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "libterrain.h"
+#include "terrain-test-util.h"
+
+#define TILE 64
+
+/* A 65 x 65 slope and a 128 x 128 gradient picture, PNG tiles of 64
+ * pixels: a texture tree of depth 2, five tiles, in TOC 1. */
+static TerrainAtlasFile *
+build_textured (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (65, 65, 1.0, &error);
+  g_autoptr(TerrainImage) picture = terrain_image_new (TERRAIN_IMAGE_RGBA8, 128, 128, &error);
+  g_autoptr(TerrainAtlasBuilder) builder = NULL;
+  gfloat *heights = terrain_heightfield_get_data (field, NULL);
+  guint8 *p = terrain_image_get_data (picture, NULL);
+  gsize stride = terrain_image_get_stride (picture);
+  TerrainAtlasFile *atlas;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < 65 * 65; i++)
+    heights[i] = (gfloat) (i % 65) * 0.25f;
+  for (guint y = 0; y < 128; y++)
+    for (guint x = 0; x < 128; x++)
+      {
+        guint8 *q = p + y * stride + 4 * x;
+
+        q[0] = (guint8) (2 * x);
+        q[1] = (guint8) (2 * y);
+        q[2] = (guint8) ((x + y) & 0xFF);
+        q[3] = 255;
+      }
+
+  builder = terrain_atlas_builder_new (field);
+  terrain_atlas_builder_set_tree_depth (builder, 2);
+  terrain_atlas_builder_set_texture_image (builder, picture);
+  terrain_atlas_builder_set_texture_format (builder, TERRAIN_ATLAS_TEXTURE_PNG, 90);
+  terrain_atlas_builder_set_tile_size (builder, TILE);
+  atlas = terrain_atlas_builder_build (builder, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (terrain_atlas_toc_get_kind (terrain_atlas_file_get_toc (atlas, 1)), ==,
+                   TERRAIN_ATLAS_TOC_TEXTURE);
+  return atlas;
+}
+
+static TerrainImage *
+decode_tile (TerrainAtlasFile *atlas,
+             guint             stub,
+             guint8            expected_format)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainAtlasTexture) texture = terrain_atlas_file_get_texture (atlas, 1, stub, &error);
+  TerrainImage *image;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_atlas_texture_get_format (texture), ==, expected_format);
+  image = terrain_atlas_texture_decode (texture, TERRAIN_ATLAS_CHANNELS_RGB, NULL, &error);
+  g_assert_no_error (error);
+  return image;
+}
+
+static gint64
+describe_int (TerrainDocument *document,
+              const char      *member)
+{
+  g_autoptr(JsonNode) node = terrain_document_describe (document);
+
+  return json_object_get_int_member (json_node_get_object (node), member);
+}
+
+static void
+assert_clean (TerrainDocument *document)
+{
+  g_autoptr(GPtrArray) issues = terrain_document_validate (document);
+  gboolean any;
+
+  g_assert_cmpint (terrain_issues_max_severity (issues, &any), ==, TERRAIN_SEVERITY_INFO);
+}
+
+static void
+test_convert (void)
+{
+  g_autoptr(TerrainAtlasFile) atlas = build_textured ();
+  g_autoptr(TerrainAtlasFile) reread = NULL;
+  g_autoptr(TerrainAtlasFile) compact = NULL;
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) png = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_image_unref);
+  TerrainAtlasToc *toc = terrain_atlas_file_get_toc (atlas, 1);
+  guint n = 0, n_stubs = terrain_atlas_toc_get_n_stubs (toc);
+
+  g_assert_cmpuint (n_stubs, ==, 5);
+  for (guint s = 0; s < n_stubs; s++)
+    g_ptr_array_add (png, decode_tile (atlas, s, TERRAIN_ATLAS_TEXTURE_PNG));
+  before = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), &error);
+  g_assert_no_error (error);
+
+  /* Not a texture TOC; a bad quality. */
+  g_assert_false (terrain_atlas_file_convert_textures (atlas, 0, TERRAIN_ATLAS_TEXTURE_DDS, 90,
+                                                       TERRAIN_ATLAS_CHANNELS_RGB, &n, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+  g_assert_false (terrain_atlas_file_convert_textures (atlas, 1, TERRAIN_ATLAS_TEXTURE_JPEG, 0,
+                                                       TERRAIN_ATLAS_CHANNELS_RGB, &n, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+
+  /* Tiles already PNG are left alone: the file does not change. */
+  g_assert_true (terrain_atlas_file_convert_textures (atlas, 1, TERRAIN_ATLAS_TEXTURE_PNG, 90,
+                                                      TERRAIN_ATLAS_CHANNELS_RGB, &n, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 0);
+  again = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), &error);
+  terrain_test_assert_bytes_equal (before, again);
+
+  /* To DDS, in place: five new frames, the old ones kept as history. */
+  g_assert_true (terrain_atlas_file_convert_textures (atlas, 1, TERRAIN_ATLAS_TEXTURE_DDS, 90,
+                                                      TERRAIN_ATLAS_CHANNELS_RGB, &n, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 5);
+  after = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (after), >, g_bytes_get_size (before));
+  /* Everything before the appended frames is the old file but for the
+   * texture stubs (offset, length, generation). */
+  g_assert_cmpmem ((const guint8 *) g_bytes_get_data (after, NULL) +
+                     terrain_atlas_file_get_toc_region_size (atlas),
+                   g_bytes_get_size (before) - terrain_atlas_file_get_toc_region_size (atlas),
+                   (const guint8 *) g_bytes_get_data (before, NULL) +
+                     terrain_atlas_file_get_toc_region_size (atlas),
+                   g_bytes_get_size (before) - terrain_atlas_file_get_toc_region_size (atlas));
+
+  reread = terrain_atlas_file_new_from_bytes (after, NULL, &error);
+  g_assert_no_error (error);
+  assert_clean (TERRAIN_DOCUMENT (reread));
+  g_assert_cmpint (describe_int (TERRAIN_DOCUMENT (reread), "history_frames"), ==, 5);
+  for (guint s = 0; s < n_stubs; s++)
+    {
+      g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (reread, 1), s);
+      g_autoptr(TerrainImage) dds = decode_tile (reread, s, TERRAIN_ATLAS_TEXTURE_DDS);
+      TerrainImage *old = g_ptr_array_index (png, s);
+      const guint8 *a = terrain_image_get_data (old, NULL), *b = terrain_image_get_data (dds, NULL);
+      guint64 sum = 0;
+
+      g_assert_cmpuint (terrain_atlas_stub_get_generation (stub), ==, 1);
+      g_assert_cmpuint (terrain_image_get_width (dds), ==, TILE);
+      /* BC1 of a smooth gradient: a few levels off on average. */
+      for (gsize i = 0; i < (gsize) TILE * TILE * 4; i++)
+        sum += (guint64) abs ((int) a[i] - (int) b[i]);
+      g_assert_cmpfloat ((gdouble) sum / (TILE * TILE * 4), <, 6.0);
+    }
+
+  /* Compacted: the same tiles, no history. */
+  compact = terrain_atlas_file_compact (reread, &error);
+  g_assert_no_error (error);
+  assert_clean (TERRAIN_DOCUMENT (compact));
+  g_assert_cmpint (describe_int (TERRAIN_DOCUMENT (compact), "history_frames"), ==, 0);
+  for (guint s = 0; s < n_stubs; s++)
+    {
+      g_autoptr(TerrainImage) x = decode_tile (reread, s, TERRAIN_ATLAS_TEXTURE_DDS);
+      g_autoptr(TerrainImage) y = decode_tile (compact, s, TERRAIN_ATLAS_TEXTURE_DDS);
+
+      g_assert_cmpmem (terrain_image_get_data (x, NULL), TILE * TILE * 4,
+                       terrain_image_get_data (y, NULL), TILE * TILE * 4);
+    }
+
+  /* And back to PNG: the DDS pixels exactly (PNG is lossless). */
+  g_assert_true (terrain_atlas_file_convert_textures (compact, 1, TERRAIN_ATLAS_TEXTURE_PNG, 90,
+                                                      TERRAIN_ATLAS_CHANNELS_RGB, &n, &error));
+  g_assert_cmpuint (n, ==, 5);
+  {
+    g_autoptr(TerrainImage) x = decode_tile (reread, 3, TERRAIN_ATLAS_TEXTURE_DDS);
+    g_autoptr(TerrainImage) y = decode_tile (compact, 3, TERRAIN_ATLAS_TEXTURE_PNG);
+
+    g_assert_cmpmem (terrain_image_get_data (x, NULL), TILE * TILE * 4,
+                     terrain_image_get_data (y, NULL), TILE * TILE * 4);
+  }
+}
+
+static void
+test_cli (void)
+{
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-atlas-textures");
+  g_autofree char *in = g_build_filename (dir, "in.atlas", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.atlas", NULL);
+  g_autoptr(TerrainAtlasFile) atlas = build_textured ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainAtlasFile) result = NULL;
+
+  bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), &error);
+  g_assert_no_error (error);
+  terrain_test_write_bytes (in, bytes);
+
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "atlas", "convert-textures", in, "--texture-format", "jpeg",
+                            "--quality", "80", "--compact", "-o", out, NULL);
+
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "5 tiles re-encoded as jpeg"));
+  }
+  g_clear_pointer (&bytes, g_bytes_unref);
+  bytes = terrain_test_read_bytes (out);
+  result = terrain_atlas_file_new_from_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+  assert_clean (TERRAIN_DOCUMENT (result));
+  g_assert_cmpint (describe_int (TERRAIN_DOCUMENT (result), "history_frames"), ==, 0);
+  g_clear_pointer (&bytes, g_bytes_unref);
+  g_clear_object (&result);
+
+  /* In place, keeping history. */
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "atlas", "convert-textures", in, "--texture-format", "dds", NULL);
+
+    g_assert_cmpint (r.status, ==, 0);
+  }
+  bytes = terrain_test_read_bytes (in);
+  result = terrain_atlas_file_new_from_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (describe_int (TERRAIN_DOCUMENT (result), "history_frames"), ==, 5);
+
+  /* Usage errors. */
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "atlas", "convert-textures", in, NULL);
+
+    g_assert_cmpint (r.status, ==, 64);
+  }
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "atlas", "convert-textures", in, "--texture-format", "gif", NULL);
+
+    g_assert_cmpint (r.status, ==, 64);
+  }
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "atlas", "convert-textures", in, "--texture-format", "png",
+                            "--toc", "0", NULL);
+
+    g_assert_cmpint (r.status, ==, 64);
+  }
+
+  terrain_test_remove_tree (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/Terrain/AtlasTextures/convert", test_convert);
+  g_test_add_func ("/Terrain/AtlasTextures/cli", test_cli);
+
+  return g_test_run ();
+}
