@@ -588,6 +588,75 @@ atlas_convert_textures (int    argc,
   return TERRAIN_EXIT_OK;
 }
 
+static int
+atlas_merge_textures (int    argc,
+                      char **argv)
+{
+  g_autofree char *output = NULL;
+  gint quality = 90;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the merged tree to OUT"),
+      N_("OUT") },
+    { "quality", 0, 0, G_OPTION_ARG_INT, &quality,
+      N_("JPEG quality of the new root tile, 1 to 100 (default 90)"), N_("Q") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("atlas merge-textures", _("NW.atlas NE.atlas SW.atlas SE.atlas -o OUT"),
+                                _("Merge the texture trees of four quadrant Atlas files into one "
+                                  "a level deeper, as TGEA's mergeTQT does: every tile keeps its "
+                                  "bytes one level down, and the new root is the four roots "
+                                  "halved and put together north up. OUT holds the one texture "
+                                  "TOC."),
+                                entries);
+  TerrainAtlasFile *quadrant[4] = { NULL };
+  g_autoptr(TerrainAtlasFile) merged = NULL;
+  g_autoptr(GFile) out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = TERRAIN_EXIT_ERROR;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc != 5 || output == NULL)
+    {
+      terrain_cli_usage_error ("atlas merge-textures",
+                               _("expected four quadrant files (north-west, north-east, "
+                                 "south-west, south-east) and -o OUT"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  if (quality < 1 || quality > 100)
+    {
+      terrain_cli_usage_error ("atlas merge-textures", _("--quality takes 1 to 100"));
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  for (guint q = 0; q < 4; q++)
+    if ((quadrant[q] = open_atlas (argv[1 + q])) == NULL)
+      goto out;
+  merged = terrain_atlas_file_new_merged_textures (quadrant[0], quadrant[1], quadrant[2],
+                                                   quadrant[3], (guint) quality, &error);
+  if (merged == NULL)
+    {
+      terrain_cli_error (argv[1], error);
+      goto out;
+    }
+  out = g_file_new_for_commandline_arg (output);
+  if (!terrain_document_save (TERRAIN_DOCUMENT (merged), out, NULL, &error))
+    {
+      terrain_cli_error (output, error);
+      goto out;
+    }
+  g_print (_("%s: texture tree of depth %u from four of depth %u\n"), output,
+           terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (merged, 0)),
+           terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (merged, 0)) - 1);
+  status = TERRAIN_EXIT_OK;
+
+out:
+  for (guint q = 0; q < 4; q++)
+    g_clear_object (&quadrant[q]);
+  return status;
+}
+
 static const TerrainCliCommand atlas_commands[] = {
   { "list", N_("List TOCs and stubs"), atlas_list },
   { "extract-textures", N_("Write texture tiles to a folder"), atlas_extract_textures },
@@ -595,6 +664,7 @@ static const TerrainCliCommand atlas_commands[] = {
   { "compact", N_("Write a copy without history frames"), atlas_compact },
   { "convert-textures", N_("Re-encode the texture tiles as JPEG, PNG or DDS"),
     atlas_convert_textures },
+  { "merge-textures", N_("Merge four quadrant texture trees into one"), atlas_merge_textures },
 };
 
 static const TerrainCliGroup atlas_group = {

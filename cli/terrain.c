@@ -22,7 +22,8 @@ static const TerrainCliCommand commands[] = {
     terrain_command_model },
   { "import-chu", N_("Convert a CHU geometry tree and TQT textures to an Atlas file"),
     terrain_command_import_chu },
-  { "atlas", N_("Atlas files: list, extract-textures, export-mesh, compact, convert-textures"),
+  { "atlas", N_("Atlas files: list, extract-textures, export-mesh, compact, convert-textures, "
+                "merge-textures"),
     terrain_command_atlas },
   { "build-atlas", N_("Build an Atlas file from a heightmap and a texture"),
     terrain_command_build_atlas },

@@ -17,7 +17,7 @@
 /* A 65 x 65 slope and a 128 x 128 gradient picture, PNG tiles of 64
  * pixels: a texture tree of depth 2, five tiles, in TOC 1. */
 static TerrainAtlasFile *
-build_textured (void)
+build_textured_colour (const guint8 *colour)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (65, 65, 1.0, &error);
@@ -36,9 +36,9 @@ build_textured (void)
       {
         guint8 *q = p + y * stride + 4 * x;
 
-        q[0] = (guint8) (2 * x);
-        q[1] = (guint8) (2 * y);
-        q[2] = (guint8) ((x + y) & 0xFF);
+        q[0] = colour != NULL ? colour[0] : (guint8) (2 * x);
+        q[1] = colour != NULL ? colour[1] : (guint8) (2 * y);
+        q[2] = colour != NULL ? colour[2] : (guint8) ((x + y) & 0xFF);
         q[3] = 255;
       }
 
@@ -54,13 +54,20 @@ build_textured (void)
   return atlas;
 }
 
+static TerrainAtlasFile *
+build_textured (void)
+{
+  return build_textured_colour (NULL);
+}
+
 static TerrainImage *
-decode_tile (TerrainAtlasFile *atlas,
-             guint             stub,
-             guint8            expected_format)
+decode_toc_tile (TerrainAtlasFile *atlas,
+                 guint             toc,
+                 guint             stub,
+                 guint8            expected_format)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TerrainAtlasTexture) texture = terrain_atlas_file_get_texture (atlas, 1, stub, &error);
+  g_autoptr(TerrainAtlasTexture) texture = terrain_atlas_file_get_texture (atlas, toc, stub, &error);
   TerrainImage *image;
 
   g_assert_no_error (error);
@@ -68,6 +75,15 @@ decode_tile (TerrainAtlasFile *atlas,
   image = terrain_atlas_texture_decode (texture, TERRAIN_ATLAS_CHANNELS_RGB, NULL, &error);
   g_assert_no_error (error);
   return image;
+}
+
+/* A tile of texture TOC 1, where build_textured() puts it. */
+static TerrainImage *
+decode_tile (TerrainAtlasFile *atlas,
+             guint             stub,
+             guint8            expected_format)
+{
+  return decode_toc_tile (atlas, 1, stub, expected_format);
 }
 
 static gint64
@@ -234,6 +250,29 @@ test_cli (void)
   g_assert_no_error (error);
   g_assert_cmpint (describe_int (TERRAIN_DOCUMENT (result), "history_frames"), ==, 5);
 
+  /* Four copies merged: one texture TOC a level deeper, DDS root and all. */
+  {
+    g_autofree char *merged = g_build_filename (dir, "merged.atlas", NULL);
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "atlas", "merge-textures", in, in, in, in, "-o", merged, NULL);
+    g_autoptr(GBytes) merged_bytes = NULL;
+    g_autoptr(TerrainAtlasFile) m = NULL;
+
+    g_assert_cmpint (r.status, ==, 0);
+    merged_bytes = terrain_test_read_bytes (merged);
+    m = terrain_atlas_file_new_from_bytes (merged_bytes, NULL, &error);
+    g_assert_no_error (error);
+    assert_clean (TERRAIN_DOCUMENT (m));
+    g_assert_cmpuint (terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (m, 0)), ==, 3);
+    g_clear_object (&m);
+  }
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "atlas", "merge-textures", in, in, in, "-o", out, NULL);
+
+    g_assert_cmpint (r.status, ==, 64);
+  }
+
   /* Usage errors. */
   {
     g_auto(TerrainTestCliResult) r =
@@ -258,6 +297,93 @@ test_cli (void)
   terrain_test_remove_tree (dir);
 }
 
+/* Four one-colour quadrants: the leaves keep their bytes one level down,
+ * and the root shows each colour in its corner of the map. */
+static void
+test_merge (void)
+{
+  static const guint8 colours[4][3] = {
+    { 255, 0, 0 }, { 0, 255, 0 }, { 0, 0, 255 }, { 255, 255, 255 },
+  };
+  /* Where each quadrant's level-0 tile lands at level 1: x grows west, y
+   * north. */
+  static const guint32 at[4][2] = { { 1, 1 }, { 0, 1 }, { 1, 0 }, { 0, 0 } };
+  TerrainAtlasFile *q[4];
+  g_autoptr(TerrainAtlasFile) merged = NULL;
+  g_autoptr(TerrainAtlasFile) reread = NULL;
+  g_autoptr(TerrainAtlasFile) shallow = NULL;
+  g_autoptr(TerrainImage) root = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  TerrainAtlasToc *toc;
+  const guint8 *p;
+  gsize stride;
+
+  for (guint i = 0; i < 4; i++)
+    q[i] = build_textured_colour (colours[i]);
+
+  merged = terrain_atlas_file_new_merged_textures (q[0], q[1], q[2], q[3], 90, &error);
+  g_assert_no_error (error);
+  bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (merged), &error);
+  g_assert_no_error (error);
+  reread = terrain_atlas_file_new_from_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+  assert_clean (TERRAIN_DOCUMENT (reread));
+  g_assert_cmpuint (terrain_atlas_file_get_n_tocs (reread), ==, 1);
+  toc = terrain_atlas_file_get_toc (reread, 0);
+  g_assert_cmpuint (terrain_atlas_toc_get_tree_depth (toc), ==, 3);
+  g_assert_cmpuint (terrain_atlas_toc_get_n_stubs (toc), ==, 21);
+
+  for (guint i = 0; i < 4; i++)
+    for (guint level = 0; level < 2; level++)
+      for (guint32 x = 0; x < (1u << level); x++)
+        for (guint32 y = 0; y < (1u << level); y++)
+          {
+            TerrainAtlasToc *from = terrain_atlas_file_get_toc (q[i], 1);
+            gint64 a = terrain_atlas_toc_find_stub (from, level, x, y);
+            gint64 b = terrain_atlas_toc_find_stub (toc, level + 1, x + (at[i][0] << level),
+                                                    y + (at[i][1] << level));
+            g_autoptr(GBytes) old = terrain_atlas_file_get_chunk_body (q[i], 1, (guint) a, &error);
+            g_autoptr(GBytes) new = terrain_atlas_file_get_chunk_body (reread, 0, (guint) b, &error);
+
+            g_assert_no_error (error);
+            terrain_test_assert_bytes_equal (old, new);
+          }
+
+  /* Map pixel (c, r) of the root is tile pixel (N − 1 − r, N − 1 − c). */
+  root = decode_toc_tile (reread, 0, 0, TERRAIN_ATLAS_TEXTURE_PNG);
+  g_assert_cmpuint (terrain_image_get_width (root), ==, TILE);
+  p = terrain_image_get_data (root, NULL);
+  stride = terrain_image_get_stride (root);
+  g_assert_cmpmem (p + (gsize) (TILE - 1) * stride + (TILE - 1) * 4, 3, colours[0], 3);   /* NW */
+  g_assert_cmpmem (p + (gsize) 0 * stride + (TILE - 1) * 4, 3, colours[1], 3);            /* NE */
+  g_assert_cmpmem (p + (gsize) (TILE - 1) * stride + 0 * 4, 3, colours[2], 3);            /* SW */
+  g_assert_cmpmem (p, 3, colours[3], 3);                                                  /* SE */
+
+  /* Trees of different depths do not merge. */
+  {
+    g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (33, 33, 1.0, &error);
+    g_autoptr(TerrainImage) picture = terrain_image_new (TERRAIN_IMAGE_RGBA8, 64, 64, &error);
+    g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+    g_autoptr(TerrainAtlasFile) none = NULL;
+
+    memset (terrain_image_get_data (picture, NULL), 200, 64 * 64 * 4);
+    terrain_atlas_builder_set_tree_depth (builder, 1);
+    terrain_atlas_builder_set_texture_image (builder, picture);
+    terrain_atlas_builder_set_texture_format (builder, TERRAIN_ATLAS_TEXTURE_PNG, 90);
+    terrain_atlas_builder_set_tile_size (builder, TILE);
+    shallow = terrain_atlas_builder_build (builder, NULL, &error);
+    g_assert_no_error (error);
+    none = terrain_atlas_file_new_merged_textures (q[0], q[1], shallow, q[3], 90, &error);
+    g_assert_null (none);
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+    g_assert_nonnull (strstr (error->message, "south-west"));
+  }
+
+  for (guint i = 0; i < 4; i++)
+    g_object_unref (q[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -266,6 +392,7 @@ main (int   argc,
 
   g_test_add_func ("/Terrain/AtlasTextures/convert", test_convert);
   g_test_add_func ("/Terrain/AtlasTextures/cli", test_cli);
+  g_test_add_func ("/Terrain/AtlasTextures/merge", test_merge);
 
   return g_test_run ();
 }

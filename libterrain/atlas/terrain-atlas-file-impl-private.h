@@ -79,4 +79,9 @@ gboolean atlas_file_check_kind (TerrainAtlasFile     *self,
                                 GError              **error);
 gsize atlas_file_compute_toc_region_size (TerrainAtlasFile *self);
 
+/* terrain-atlas-file-render.c: a texture tile turned north up (§4), or a
+ * north-up map turned back into a tile (the turn is its own inverse). */
+TerrainImage *atlas_north_up_from_tile (TerrainImage  *tile,
+                                        GError       **error);
+
 G_END_DECLS

@@ -176,9 +176,10 @@ terrain_atlas_file_export_obj (TerrainAtlasFile  *self,
  * (column, row) shows the terrain at east fraction 1 - v and north
  * fraction u (atlas-chu-tqt.md §4: texCoord = (Y / size, 1 - X / size)),
  * so map pixel (column c, row r) of an N x N tile is tile pixel
- * (N - 1 - r, N - 1 - c): the tile transposed about its other diagonal. */
-static TerrainImage *
-north_up_from_tile (TerrainImage  *tile,
+ * (N - 1 - r, N - 1 - c): the tile transposed about its other diagonal.
+ * The turn is its own inverse: a north-up map turned gives the tile. */
+TerrainImage *
+atlas_north_up_from_tile (TerrainImage  *tile,
                     GError       **error)
 {
   guint w = terrain_image_get_width (tile);
@@ -347,7 +348,7 @@ assemble_texture_level (TerrainAtlasFile  *self,
             terrain_image_get_width (tile) != tile_side ||
             terrain_image_get_height (tile) != tile_side)
           return NULL;
-        turned = north_up_from_tile (tile, error);
+        turned = atlas_north_up_from_tile (tile, error);
         if (turned == NULL)
           return NULL;
         in = terrain_image_get_data (turned, NULL);
@@ -404,7 +405,7 @@ atlas_file_render_image (TerrainDocument  *document,
                 if (error != NULL && *error != NULL)
                   return NULL;
               }
-          return north_up_from_tile (tile, error);
+          return atlas_north_up_from_tile (tile, error);
         }
     }
 

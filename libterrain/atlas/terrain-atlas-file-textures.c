@@ -1,5 +1,6 @@
 /* terrain-atlas-file-textures.c: re-encoding an Atlas file's texture TOC
- * (TGEA's atlasConvertTextureTOC)
+ * (TGEA's atlasConvertTextureTOC) and merging four quadrant texture trees
+ * into one (TGEA's mergeTQT)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,7 +10,11 @@
 #include "terrain-atlas-file.h"
 #include "terrain-atlas-stub.h"
 #include "terrain-atlas-toc.h"
+#include "terrain-quadtree.h"
+#include "terrain-atlas-file-impl-private.h"
 #include "core/terrain-error.h"
+
+#include <string.h>
 
 /**
  * terrain_atlas_file_convert_textures:
@@ -102,4 +107,213 @@ terrain_atlas_file_convert_textures (TerrainAtlasFile          *self,
   if (n_converted != NULL)
     *n_converted = converted;
   return TRUE;
+}
+
+/* The quadrants' order in terrain_atlas_file_new_merged_textures(), and
+ * where each lands: a tile (level, x, y) lies in block column 2^level − 1
+ * − x and row 2^level − 1 − y of the north-up map (§4), so x grows west
+ * and y north. */
+static const struct
+{
+  const char *name;
+  guint west, north;
+} quadrants[4] = {
+  { "north-west", 1, 1 },
+  { "north-east", 0, 1 },
+  { "south-west", 1, 0 },
+  { "south-east", 0, 0 },
+};
+
+/**
+ * terrain_atlas_file_new_merged_textures:
+ * @north_west: the Atlas file whose first texture TOC covers the north-west
+ *   quadrant
+ * @north_east: the north-east quadrant's
+ * @south_west: the south-west quadrant's
+ * @south_east: the south-east quadrant's
+ * @quality: JPEG quality, 1 to 100, of the new root tile when the roots are
+ *   JPEG
+ * @error: return location for a #GError
+ *
+ * Merges four quadrant texture trees into one a level deeper, as TGEA's
+ * `mergeTQT` does: every tile of a quadrant keeps its bytes and moves one
+ * level down under the new root, and the root is the four old roots, each
+ * halved (2 × 2 box filter) and put side by side north up, encoded as the
+ * north-west root is (JPEG, PNG or DDS). The four trees must have the same
+ * depth and root tile size.
+ *
+ * Returns: (transfer full) (nullable): a new Atlas file holding the one
+ *   texture TOC (not yet saved), or %NULL with %TERRAIN_ERROR_INVALID_VALUE
+ *   naming the quadrant without a texture TOC, with another depth or root
+ *   size, or %TERRAIN_ERROR_LIMIT_EXCEEDED when the merged tree would be
+ *   deeper than an Atlas TOC holds; a tile that does not decode gives its
+ *   error
+ */
+TerrainAtlasFile *
+terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
+                                        TerrainAtlasFile  *north_east,
+                                        TerrainAtlasFile  *south_west,
+                                        TerrainAtlasFile  *south_east,
+                                        guint              quality,
+                                        GError           **error)
+{
+  TerrainAtlasFile *in[4] = { north_west, north_east, south_west, south_east };
+  gint tocs[4];
+  g_autoptr(TerrainAtlasFile) out = NULL;
+  g_autoptr(TerrainAtlasToc) merged = NULL;
+  g_autoptr(TerrainImage) map = NULL;
+  g_autoptr(TerrainImage) half = NULL;
+  g_autoptr(TerrainImage) root = NULL;
+  g_autoptr(TerrainAtlasTexture) root_texture = NULL;
+  guint depth = 0, side = 0;
+  guint8 root_format = TERRAIN_ATLAS_TEXTURE_JPEG;
+  guint8 *pixels;
+  gsize stride;
+
+  for (guint q = 0; q < 4; q++)
+    g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (in[q]), NULL);
+  if (quality < 1 || quality > 100)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "Atlas: JPEG quality %u is not 1 to 100", quality);
+      return NULL;
+    }
+
+  /* The quadrants: a texture TOC each, one depth, one root size. */
+  for (guint q = 0; q < 4; q++)
+    {
+      TerrainAtlasToc *toc;
+      g_autoptr(TerrainAtlasStub) stub = NULL;
+      g_autoptr(TerrainAtlasTexture) texture = NULL;
+      guint w, h;
+
+      tocs[q] = terrain_atlas_file_find_toc (in[q], TERRAIN_ATLAS_TOC_TEXTURE, 0);
+      if (tocs[q] < 0)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "Atlas: the %s quadrant has no texture TOC", quadrants[q].name);
+          return NULL;
+        }
+      toc = terrain_atlas_file_get_toc (in[q], (guint) tocs[q]);
+      stub = terrain_atlas_toc_get_stub (toc, 0);
+      texture = terrain_atlas_stub_has_chunk (stub)
+        ? terrain_atlas_file_get_texture (in[q], (guint) tocs[q], 0, error) : NULL;
+      if (texture == NULL || !terrain_atlas_texture_get_size (texture, &w, &h, error))
+        {
+          if (error == NULL || *error == NULL)
+            g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                         "Atlas: the %s quadrant's texture TOC has no root tile",
+                         quadrants[q].name);
+          else
+            g_prefix_error (error, "the %s quadrant's root tile: ", quadrants[q].name);
+          return NULL;
+        }
+      if (q == 0)
+        {
+          depth = terrain_atlas_toc_get_tree_depth (toc);
+          side = w;
+          root_format = terrain_atlas_texture_get_format (texture);
+        }
+      if (terrain_atlas_toc_get_tree_depth (toc) != depth || w != side || h != side ||
+          side < 2 || (side & 1) != 0)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "Atlas: the %s quadrant's texture tree (depth %u, root %u x %u) does "
+                       "not match the north-west one's (depth %u, root %u x %u, an even side)",
+                       quadrants[q].name, terrain_atlas_toc_get_tree_depth (toc), w, h,
+                       depth, side, side);
+          return NULL;
+        }
+    }
+  if (depth + 1 > TERRAIN_QUADTREE_MAX_DEPTH ||
+      terrain_quadtree_node_count (depth + 1) > G_MAXUINT32)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
+                   "Atlas: merging trees of depth %u needs depth %u, more than a TOC holds",
+                   depth, depth + 1);
+      return NULL;
+    }
+
+  out = terrain_atlas_file_new ();
+  merged = terrain_atlas_toc_new (TERRAIN_ATLAS_TOC_TEXTURE, TERRAIN_ATLAS_VERSION, depth + 1,
+                                  (guint) terrain_quadtree_node_count (depth + 1));
+  if (!terrain_atlas_file_add_toc (out, merged, error))
+    return NULL;
+
+  /* Every quadrant tile one level down, its body as it is. */
+  for (guint q = 0; q < 4; q++)
+    {
+      TerrainAtlasToc *toc = terrain_atlas_file_get_toc (in[q], (guint) tocs[q]);
+
+      for (guint level = 0; level < depth; level++)
+        for (guint32 x = 0; x < (1u << level); x++)
+          for (guint32 y = 0; y < (1u << level); y++)
+            {
+              gint64 from = terrain_atlas_toc_find_stub (toc, level, x, y);
+              gint64 to = terrain_atlas_toc_find_stub (merged, level + 1,
+                                                       x + (quadrants[q].west << level),
+                                                       y + (quadrants[q].north << level));
+              g_autoptr(TerrainAtlasStub) stub = NULL;
+              g_autoptr(GBytes) body = NULL;
+
+              if (from < 0 || to < 0)
+                continue;
+              stub = terrain_atlas_toc_get_stub (toc, (guint) from);
+              if (!terrain_atlas_stub_has_chunk (stub))
+                continue;
+              body = terrain_atlas_file_get_chunk_body (in[q], (guint) tocs[q], (guint) from,
+                                                        error);
+              if (body == NULL ||
+                  !terrain_atlas_file_set_chunk_body (out, 0, (guint) to, body, error))
+                {
+                  g_prefix_error (error, "the %s quadrant: ", quadrants[q].name);
+                  return NULL;
+                }
+            }
+    }
+
+  /* The root: the four roots side by side north up, halved. */
+  map = terrain_image_new (TERRAIN_IMAGE_RGBA8, 2 * side, 2 * side, error);
+  if (map == NULL)
+    return NULL;
+  pixels = terrain_image_get_data (map, NULL);
+  stride = terrain_image_get_stride (map);
+  for (guint q = 0; q < 4; q++)
+    {
+      g_autoptr(TerrainImage) tile = terrain_atlas_file_render_texture (in[q], (guint) tocs[q], 0,
+                                                                        TERRAIN_ATLAS_CHANNELS_RGB,
+                                                                        error);
+      g_autoptr(TerrainImage) turned = NULL;
+      guint column = quadrants[q].west ? 0 : side, row = quadrants[q].north ? 0 : side;
+
+      if (tile == NULL || (turned = atlas_north_up_from_tile (tile, error)) == NULL)
+        return NULL;
+      for (guint r = 0; r < side; r++)
+        memcpy (pixels + (gsize) (row + r) * stride + (gsize) column * 4,
+                (const guint8 *) terrain_image_get_data (turned, NULL) +
+                  (gsize) r * terrain_image_get_stride (turned),
+                (gsize) side * 4);
+    }
+  half = terrain_image_new (TERRAIN_IMAGE_RGBA8, side, side, error);
+  if (half == NULL)
+    return NULL;
+  for (guint r = 0; r < side; r++)
+    for (guint c = 0; c < side; c++)
+      for (guint k = 0; k < 4; k++)
+        {
+          const guint8 *a = pixels + (gsize) (2 * r) * stride + (gsize) (2 * c) * 4 + k;
+          guint sum = a[0] + a[4] + a[stride] + a[stride + 4];
+
+          ((guint8 *) terrain_image_get_data (half, NULL))
+            [(gsize) r * terrain_image_get_stride (half) + (gsize) c * 4 + k] = (guint8) ((sum + 2) / 4);
+        }
+  root = atlas_north_up_from_tile (half, error);
+  if (root == NULL)
+    return NULL;
+  root_texture = terrain_atlas_texture_new_from_image (root, (TerrainAtlasTextureFormat) root_format,
+                                                       quality, TERRAIN_ATLAS_CHANNELS_RGB, error);
+  if (root_texture == NULL || !terrain_atlas_file_set_texture (out, 0, 0, root_texture, error))
+    return NULL;
+
+  return g_steal_pointer (&out);
 }

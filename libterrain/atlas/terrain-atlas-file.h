@@ -154,6 +154,13 @@ gboolean              terrain_atlas_file_convert_textures    (TerrainAtlasFile  
                                                               guint                *n_converted,
                                                               GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
+TerrainAtlasFile     *terrain_atlas_file_new_merged_textures (TerrainAtlasFile     *north_west,
+                                                              TerrainAtlasFile     *north_east,
+                                                              TerrainAtlasFile     *south_west,
+                                                              TerrainAtlasFile     *south_east,
+                                                              guint                 quality,
+                                                              GError              **error);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainAtlasFile     *terrain_atlas_file_compact             (TerrainAtlasFile     *self,
                                                               GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
