@@ -602,15 +602,17 @@ atlas_merge_textures (int    argc,
     { NULL }
   };
   g_autoptr(GOptionContext) context =
-    terrain_cli_option_context ("atlas merge-textures", _("NW.atlas NE.atlas SW.atlas SE.atlas -o OUT"),
-                                _("Merge the texture trees of four quadrant Atlas files into one "
-                                  "a level deeper, as TGEA's mergeTQT does: every tile keeps its "
-                                  "bytes one level down, and the new root is the four roots "
-                                  "halved and put together north up. OUT holds the one texture "
+    terrain_cli_option_context ("atlas merge-textures", _("NW NE SW SE -o OUT"),
+                                _("Merge the texture trees of four quadrant Atlas or TQT files "
+                                  "into one a level deeper, as TGEA's mergeTQT does: every tile "
+                                  "keeps its bytes one level down, and the new root is the four "
+                                  "roots halved and put together north up. OUT is a TQT file "
+                                  "for TQT quadrants, else an Atlas file holding the one texture "
                                   "TOC."),
                                 entries);
-  TerrainAtlasFile *quadrant[4] = { NULL };
-  g_autoptr(TerrainAtlasFile) merged = NULL;
+  TerrainDocument *quadrant[4] = { NULL };
+  g_autoptr(TerrainDocument) merged = NULL;
+  guint n_tqt = 0, n_atlas = 0, depth;
   g_autoptr(GFile) out = NULL;
   g_autoptr(GError) error = NULL;
   int status = TERRAIN_EXIT_ERROR;
@@ -631,10 +633,30 @@ atlas_merge_textures (int    argc,
     }
 
   for (guint q = 0; q < 4; q++)
-    if ((quadrant[q] = open_atlas (argv[1 + q])) == NULL)
+    {
+      if ((quadrant[q] = terrain_cli_open (argv[1 + q])) == NULL)
+        goto out;
+      n_tqt += TERRAIN_IS_TQT_FILE (quadrant[q]);
+      n_atlas += TERRAIN_IS_ATLAS_FILE (quadrant[q]);
+    }
+  if (n_tqt == 4)
+    merged = TERRAIN_DOCUMENT (terrain_tqt_file_new_merged (TERRAIN_TQT_FILE (quadrant[0]),
+                                                            TERRAIN_TQT_FILE (quadrant[1]),
+                                                            TERRAIN_TQT_FILE (quadrant[2]),
+                                                            TERRAIN_TQT_FILE (quadrant[3]),
+                                                            (guint) quality, &error));
+  else if (n_atlas == 4)
+    merged = TERRAIN_DOCUMENT (terrain_atlas_file_new_merged_textures (
+      TERRAIN_ATLAS_FILE (quadrant[0]), TERRAIN_ATLAS_FILE (quadrant[1]),
+      TERRAIN_ATLAS_FILE (quadrant[2]), TERRAIN_ATLAS_FILE (quadrant[3]), (guint) quality,
+      &error));
+  else
+    {
+      terrain_cli_usage_error ("atlas merge-textures",
+                               _("the four quadrants must all be Atlas files or all TQT files"));
+      status = TERRAIN_EXIT_USAGE;
       goto out;
-  merged = terrain_atlas_file_new_merged_textures (quadrant[0], quadrant[1], quadrant[2],
-                                                   quadrant[3], (guint) quality, &error);
+    }
   if (merged == NULL)
     {
       terrain_cli_error (argv[1], error);
@@ -646,9 +668,10 @@ atlas_merge_textures (int    argc,
       terrain_cli_error (output, error);
       goto out;
     }
-  g_print (_("%s: texture tree of depth %u from four of depth %u\n"), output,
-           terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (merged, 0)),
-           terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (merged, 0)) - 1);
+  depth = TERRAIN_IS_TQT_FILE (merged)
+    ? terrain_tqt_file_get_tree_depth (TERRAIN_TQT_FILE (merged))
+    : terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (TERRAIN_ATLAS_FILE (merged), 0));
+  g_print (_("%s: texture tree of depth %u from four of depth %u\n"), output, depth, depth - 1);
   status = TERRAIN_EXIT_OK;
 
 out:

@@ -332,36 +332,16 @@ hpi_pack (int    argc,
   out = g_file_new_for_commandline_arg (argv[1]);
   if (update && g_file_query_exists (out, NULL))
     {
-      g_autoptr(TerrainHpiArchive) old = open_archive (argv[1]);
       g_autoptr(GFile) backup = terrain_hpi_backup_file (out);
       g_autofree char *backup_name = g_file_get_parse_name (backup);
-      guint kept;
+      guint kept = 0;
 
-      if (old == NULL)
-        return TERRAIN_EXIT_ERROR;
-      if (terrain_hpi_archive_get_version (old) != 0x00010000)
-        {
-          g_printerr (_("terrain: %s: a TA: Kingdoms (version 2) archive; hpi pack writes "
-                        "version 1 archives, which TA: Kingdoms does not read\n"), argv[1]);
-          return TERRAIN_EXIT_ERROR;
-        }
-      if (key == 0)
-        {
-          if (terrain_hpi_archive_get_key (old) > G_MAXUINT8)
-            {
-              terrain_cli_usage_error ("hpi pack", _("the archive's header key is over 255; "
-                                                     "give --key"));
-              return TERRAIN_EXIT_USAGE;
-            }
-          terrain_hpi_writer_set_key (writer, (guint8) terrain_hpi_archive_get_key (old));
-        }
-      if (!terrain_hpi_writer_add_archive (writer, old, &error) ||
-          !terrain_hpi_writer_save_with_backup (writer, out, backup, NULL, &error))
+      /* One read of the archive: the key (unless --key), its files, the backup. */
+      if (!terrain_hpi_writer_update (writer, out, key == 0, backup, &kept, NULL, &error))
         {
           terrain_cli_error (argv[1], error);
           return TERRAIN_EXIT_ERROR;
         }
-      kept = terrain_hpi_archive_get_n_files (old);
       /* Translators: the archive, the number of files given (%u), the
        * number of files the archive held (%u), the backup's name. */
       g_print (_("%s: %u files packed into the %u of the archive; the old archive is %s\n"),

@@ -384,6 +384,149 @@ test_merge (void)
     g_object_unref (q[i]);
 }
 
+/* A TQT of depth 2 with DDS tiles, TGEA's version 2: tile (level, x, y)
+ * one colour, (base + 40 level, 10 x, 10 y), so every tile's bytes differ.
+ * Entry nodeID(level, y, x) holds logical node (level, x, y) (§9c). */
+static TerrainTqtFile *
+make_tqt (guint8 base)
+{
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  guint8 word[4];
+  TerrainTqtFile *tqt;
+
+  g_byte_array_append (a, (const guint8 *) "tqt\0", 4);
+  for (guint i = 0; i < 3; i++)
+    {
+      guint32 v = i == 0 ? 2 : i == 1 ? 2 : TILE;
+
+      word[0] = v & 0xFF; word[1] = (v >> 8) & 0xFF; word[2] = word[3] = 0;
+      g_byte_array_append (a, word, 4);
+    }
+  g_byte_array_set_size (a, 16 + 4 * 5);
+  for (guint level = 0; level < 2; level++)
+    for (guint x = 0; x < (1u << level); x++)
+      for (guint y = 0; y < (1u << level); y++)
+        {
+          g_autoptr(TerrainImage) image = terrain_image_new (TERRAIN_IMAGE_RGBA8, TILE, TILE, &error);
+          g_autoptr(TerrainAtlasTexture) texture = NULL;
+          guint8 *p = terrain_image_get_data (image, NULL);
+          guint entry = level == 0 ? 0 : 1 + 2 * y + x;
+          gsize size;
+          const guint8 *data;
+
+          for (guint i = 0; i < TILE * TILE; i++)
+            {
+              p[4 * i] = (guint8) (base + 40 * level);
+              p[4 * i + 1] = (guint8) (10 * x);
+              p[4 * i + 2] = (guint8) (10 * y);
+              p[4 * i + 3] = 255;
+            }
+          texture = terrain_atlas_texture_new_from_image (image, TERRAIN_ATLAS_TEXTURE_DDS, 90,
+                                                          TERRAIN_ATLAS_CHANNELS_RGB, &error);
+          g_assert_no_error (error);
+          data = g_bytes_get_data (terrain_atlas_texture_get_data (texture), &size);
+          a->data[16 + 4 * entry] = a->len & 0xFF;
+          a->data[16 + 4 * entry + 1] = (a->len >> 8) & 0xFF;
+          a->data[16 + 4 * entry + 2] = (a->len >> 16) & 0xFF;
+          a->data[16 + 4 * entry + 3] = 0;
+          word[0] = size & 0xFF; word[1] = (size >> 8) & 0xFF; word[2] = (size >> 16) & 0xFF; word[3] = 0;
+          g_byte_array_append (a, word, 4);
+          g_byte_array_append (a, data, (guint) size);
+        }
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&a));
+  tqt = terrain_tqt_file_new_from_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+  return tqt;
+}
+
+static void
+test_merge_tqt (void)
+{
+  static const guint32 at[4][2] = { { 1, 1 }, { 0, 1 }, { 1, 0 }, { 0, 0 } };
+  TerrainTqtFile *q[4];
+  g_autoptr(TerrainTqtFile) merged = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  gboolean any;
+
+  for (guint i = 0; i < 4; i++)
+    q[i] = make_tqt ((guint8) (50 * i));
+  merged = terrain_tqt_file_new_merged (q[0], q[1], q[2], q[3], 90, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_tqt_file_get_tree_depth (merged), ==, 3);
+  g_assert_cmpuint (terrain_tqt_file_get_n_tiles (merged), ==, 21);
+  g_assert_cmpint (terrain_tqt_file_get_encoding (merged), ==, TERRAIN_TQT_ENCODING_DDS);
+  issues = terrain_document_validate (TERRAIN_DOCUMENT (merged));
+  g_assert_cmpint (terrain_issues_max_severity (issues, &any), ==, TERRAIN_SEVERITY_INFO);
+
+  for (guint i = 0; i < 4; i++)
+    for (guint level = 0; level < 2; level++)
+      for (guint x = 0; x < (1u << level); x++)
+        for (guint y = 0; y < (1u << level); y++)
+          {
+            g_autoptr(GBytes) old =
+              terrain_tqt_file_get_tile_bytes (q[i], (guint) terrain_tqt_file_lookup_node (q[i], level, x, y));
+            g_autoptr(GBytes) new =
+              terrain_tqt_file_get_tile_bytes (merged, (guint) terrain_tqt_file_lookup_node (
+                merged, level + 1, x + (at[i][0] << level), y + (at[i][1] << level)));
+
+            terrain_test_assert_bytes_equal (old, new);
+          }
+
+  /* A quality out of range. */
+  {
+    g_autoptr(TerrainTqtFile) none = terrain_tqt_file_new_merged (q[0], q[1], q[2], q[3], 0, &error);
+
+    g_assert_null (none);
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  }
+  /* On the command line: four .tqt in, a .tqt out; mixed inputs refused. */
+  {
+    g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-merge-tqt");
+    char *paths[4] = { NULL };
+    g_autofree char *out = g_build_filename (dir, "merged.tqt", NULL);
+    g_autofree char *atlas_path = g_build_filename (dir, "a.atlas", NULL);
+    g_autoptr(TerrainAtlasFile) atlas = build_textured ();
+    g_autoptr(GBytes) atlas_bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), NULL);
+    g_autoptr(GBytes) written = NULL;
+    g_autoptr(GBytes) expected = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (merged), NULL);
+
+    for (guint i = 0; i < 4; i++)
+      {
+        g_autoptr(GBytes) bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (q[i]), NULL);
+        g_autofree char *name = g_strdup_printf ("q%u.tqt", i);
+
+        paths[i] = g_build_filename (dir, name, NULL);
+        terrain_test_write_bytes (paths[i], bytes);
+      }
+    terrain_test_write_bytes (atlas_path, atlas_bytes);
+    {
+      g_auto(TerrainTestCliResult) r =
+        terrain_test_run_cli (NULL, "atlas", "merge-textures", paths[0], paths[1], paths[2],
+                              paths[3], "-o", out, NULL);
+
+      g_assert_cmpint (r.status, ==, 0);
+    }
+    written = terrain_test_read_bytes (out);
+    terrain_test_assert_bytes_equal (expected, written);
+    {
+      g_auto(TerrainTestCliResult) r =
+        terrain_test_run_cli (NULL, "atlas", "merge-textures", paths[0], paths[1], paths[2],
+                              atlas_path, "-o", out, NULL);
+
+      g_assert_cmpint (r.status, ==, 64);
+    }
+    for (guint i = 0; i < 4; i++)
+      g_free (paths[i]);
+    terrain_test_remove_tree (dir);
+  }
+
+  for (guint i = 0; i < 4; i++)
+    g_object_unref (q[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -393,6 +536,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/AtlasTextures/convert", test_convert);
   g_test_add_func ("/Terrain/AtlasTextures/cli", test_cli);
   g_test_add_func ("/Terrain/AtlasTextures/merge", test_merge);
+  g_test_add_func ("/Terrain/AtlasTextures/merge-tqt", test_merge_tqt);
 
   return g_test_run ();
 }

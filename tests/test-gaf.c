@@ -15,6 +15,7 @@
 #include "libterrain.h"
 #include "ta/terrain-gaf-private.h"
 #include "terrain-test-fixtures.h"
+#include "terrain-test-util.h"
 
 static void
 put_name (GByteArray *out,
@@ -339,6 +340,101 @@ test_row_codec (void)
     }
 }
 
+/* A GAF as a document: detected, summarised, validated (every frame
+ * decoded) and written back, in the library and in `terrain info`,
+ * `validate` and `roundtrip`. */
+static void
+test_document (void)
+{
+  g_autoptr(GBytes) bytes = make_fixture ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainDocument) document = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GBytes) written = NULL;
+  g_autofree char *where = NULL;
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-gaf-document");
+  g_autofree char *path = g_build_filename (dir, "trees.GAF", NULL);
+  g_autofree char *broken_path = g_build_filename (dir, "broken.gaf", NULL);
+  JsonObject *root, *tree;
+  JsonArray *list;
+
+  g_assert_cmpint (terrain_format_detect (bytes, NULL), ==, TERRAIN_FORMAT_GAF);
+  g_assert_cmpint (terrain_format_detect (bytes, "x.tnt"), ==, TERRAIN_FORMAT_GAF);
+  g_assert_cmpstr (terrain_format_get_name (TERRAIN_FORMAT_GAF), ==, "gaf");
+  document = terrain_document_load_bytes (bytes, "trees.gaf", TERRAIN_FORMAT_UNKNOWN, NULL,
+                                          &error);
+  g_assert_no_error (error);
+  g_assert_true (TERRAIN_IS_GAF_ARCHIVE (document));
+  g_assert_cmpint (terrain_document_get_format (document), ==, TERRAIN_FORMAT_GAF);
+
+  node = terrain_document_describe (document);
+  root = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "gaf");
+  g_assert_cmpint (json_object_get_int_member (root, "entries"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (root, "frames"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (root, "subframes"), ==, 2);
+  list = json_object_get_array_member (root, "entry_list");
+  tree = json_array_get_object_element (list, 0);
+  g_assert_cmpstr (json_object_get_string_member (tree, "name"), ==, "Tree1");
+  g_assert_cmpint (json_object_get_int_member (tree, "frames"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (tree, "run_length_pictures"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (tree, "width"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (tree, "height"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (list, 1),
+                                                  "name"), ==, "Rock");
+
+  issues = terrain_document_validate (document);
+  g_assert_cmpuint (issues->len, ==, 0);
+  written = terrain_document_save_to_bytes (document, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (written, bytes));
+  where = terrain_document_describe_offset (document, FRAME1 + 2);
+  g_assert_cmpstr (where, ==, "entry \"Tree1\", frame 1, header");
+
+  /* A row whose byte count runs past the file: loads, fails validation. */
+  {
+    gsize size;
+    guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, &size), g_bytes_get_size (bytes));
+    g_autoptr(GBytes) broken = NULL;
+    g_autoptr(TerrainDocument) damaged = NULL;
+    g_autoptr(GPtrArray) found = NULL;
+
+    copy[FRAME1_DATA] = 0xFF;
+    copy[FRAME1_DATA + 1] = 0x7F;
+    broken = g_bytes_new_take (copy, size);
+    terrain_test_write_bytes (broken_path, broken);
+    damaged = terrain_document_load_bytes (broken, "broken.gaf", TERRAIN_FORMAT_UNKNOWN, NULL,
+                                           &error);
+    g_assert_no_error (error);
+    found = terrain_document_validate (damaged);
+    g_assert_cmpuint (found->len, ==, 1);
+    g_assert_nonnull (strstr (terrain_issue_get_message (g_ptr_array_index (found, 0)),
+                              "entry \"Tree1\", frame 1: "));
+  }
+
+  terrain_test_write_bytes (path, bytes);
+  {
+    g_auto(TerrainTestCliResult) info = terrain_test_run_cli (NULL, "info", "--json", path,
+                                                              NULL);
+    g_auto(TerrainTestCliResult) validate = terrain_test_run_cli (NULL, "validate", path, NULL);
+    g_auto(TerrainTestCliResult) bad = terrain_test_run_cli (NULL, "validate", broken_path,
+                                                             NULL);
+    g_auto(TerrainTestCliResult) roundtrip = terrain_test_run_cli (NULL, "roundtrip", path,
+                                                                   NULL);
+
+    g_assert_cmpint (info.status, ==, 0);
+    g_assert_nonnull (strstr (info.out, "\"format\" : \"gaf\""));
+    g_assert_nonnull (strstr (info.out, "\"name\" : \"Rock\""));
+    g_assert_cmpint (validate.status, ==, 0);
+    g_assert_cmpint (bad.status, ==, 1);
+    g_assert_nonnull (strstr (bad.out, "Tree1"));
+    g_assert_cmpint (roundtrip.status, ==, 0);
+  }
+
+  terrain_test_remove_tree (dir);
+}
+
 static void
 test_malformed (void)
 {
@@ -474,6 +570,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Gaf/writer", test_writer);
   g_test_add_func ("/Terrain/Gaf/row-codec", test_row_codec);
   g_test_add_func ("/Terrain/Gaf/malformed", test_malformed);
+  g_test_add_func ("/Terrain/Gaf/document", test_document);
 
   return g_test_run ();
 }

@@ -320,6 +320,104 @@ test_save_errors (void)
 
 /* An edited ban.tnt saved into a copy of mymaps_v1.hpi: bar and foo are
  * carried over byte for byte, and the edit reads back. */
+/* terrain_hpi_writer_update(): the path `hpi pack --update` takes. */
+static void
+test_writer_update (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("terrain-hpi-save-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "pack.ufo", NULL);
+  g_autofree char *fresh = g_build_filename (dir, "fresh.ufo", NULL);
+  g_autofree char *bak = g_build_filename (dir, "kept.bak", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) fresh_file = g_file_new_for_path (fresh);
+  g_autoptr(GFile) bak_file = g_file_new_for_path (bak);
+  g_autoptr(GBytes) tnt = pattern_bytes (4000, 21);
+  g_autoptr(GBytes) original = NULL;
+  g_autoptr(GBytes) kept = NULL;
+  g_autoptr(TerrainHpiArchive) before = NULL;
+  g_autoptr(TerrainHpiArchive) after = NULL;
+  guint n = G_MAXUINT;
+
+  g_assert_no_error (error);
+  write_pack (path, 0x44);
+  original = terrain_file_load_bytes (file, NULL, &error);
+  g_assert_no_error (error);
+  before = terrain_hpi_archive_new_from_bytes (original, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Into the existing archive, its key kept: the namesake replaced (the
+   * archive's spelling kept), the others byte for byte, the backup given. */
+  {
+    g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+
+    g_assert_true (terrain_hpi_writer_add_file (writer, "MAPS/duel.TNT", tnt,
+                                                TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+    g_assert_true (terrain_hpi_writer_update (writer, file, TRUE, bak_file, &n, NULL, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_cmpuint (n, ==, 5);
+  after = open_archive (path);
+  g_assert_cmpuint (terrain_hpi_archive_get_key (after), ==, 0x44);
+  g_assert_cmpuint (terrain_hpi_archive_get_n_files (after), ==, 5);
+  for (guint i = 0; i < terrain_hpi_archive_get_n_files (before); i++)
+    {
+      const char *name = terrain_hpi_archive_get_path (before, i);
+      g_autoptr(GBytes) old_bytes = read_path (before, name);
+      g_autoptr(GBytes) new_bytes = read_path (after, name);
+
+      g_assert_true (g_bytes_equal (new_bytes, g_str_equal (name, "maps/Duel.tnt") ? tnt
+                                                                                   : old_bytes));
+    }
+  kept = terrain_file_load_bytes (bak_file, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (kept, original));
+  g_clear_object (&after);
+
+  /* The writer's own key when told so. */
+  {
+    g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+
+    terrain_hpi_writer_set_key (writer, 9);
+    g_assert_true (terrain_hpi_writer_update (writer, file, FALSE, NULL, NULL, NULL, &error));
+    g_assert_no_error (error);
+  }
+  after = open_archive (path);
+  g_assert_cmpuint (terrain_hpi_archive_get_key (after), ==, 9);
+  g_assert_cmpuint (terrain_hpi_archive_get_n_files (after), ==, 5);
+
+  /* No archive yet: the writer's files, nothing carried over. */
+  {
+    g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+    g_autoptr(TerrainHpiArchive) created = NULL;
+
+    g_assert_true (terrain_hpi_writer_add_file (writer, "maps/New.tnt", tnt,
+                                                TERRAIN_HPI_COMPRESSION_LZ77, &error));
+    g_assert_true (terrain_hpi_writer_update (writer, fresh_file, TRUE, NULL, &n, NULL,
+                                              &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (n, ==, 0);
+    created = open_archive (fresh);
+    g_assert_cmpuint (terrain_hpi_archive_get_n_files (created), ==, 1);
+  }
+
+  /* Not an archive: refused, nothing written. */
+  {
+    g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+    g_autoptr(GBytes) text = NULL;
+
+    g_assert_true (g_file_set_contents (fresh, "plain text", -1, &error));
+    g_assert_false (terrain_hpi_writer_update (writer, fresh_file, TRUE, NULL, NULL, NULL,
+                                               &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC);
+    g_clear_error (&error);
+    text = terrain_file_load_bytes (fresh_file, NULL, &error);
+    g_assert_cmpmem (g_bytes_get_data (text, NULL), g_bytes_get_size (text), "plain text", 10);
+  }
+
+  terrain_test_remove_tree (dir);
+}
+
 static void
 test_corpus (void)
 {
@@ -486,6 +584,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/HpiSave/new-and-join", test_save_new_and_join);
   g_test_add_func ("/Terrain/HpiSave/errors", test_save_errors);
   g_test_add_func ("/Terrain/HpiSave/cli-update", test_cli_update);
+  g_test_add_func ("/Terrain/HpiSave/writer-update", test_writer_update);
   g_test_add_func ("/Terrain/HpiSave/corpus", test_corpus);
   return g_test_run ();
 }

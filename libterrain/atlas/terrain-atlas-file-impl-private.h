@@ -84,4 +84,17 @@ gsize atlas_file_compute_toc_region_size (TerrainAtlasFile *self);
 TerrainImage *atlas_north_up_from_tile (TerrainImage  *tile,
                                         GError       **error);
 
+/* terrain-atlas-file-textures.c: merging four quadrant texture trees
+ * (mergeTQT), for Atlas texture TOCs and TQT files alike. */
+typedef struct
+{
+  const char *name;
+  guint west, north;   /* 1: the quadrant's nodes move by 2^level in x, y */
+} AtlasQuadrant;
+
+extern const AtlasQuadrant atlas_quadrants[4];
+
+TerrainImage *atlas_merge_root_tiles (TerrainImage  *roots[4],
+                                      GError       **error);
+
 G_END_DECLS

@@ -112,17 +112,72 @@ terrain_atlas_file_convert_textures (TerrainAtlasFile          *self,
 /* The quadrants' order in terrain_atlas_file_new_merged_textures(), and
  * where each lands: a tile (level, x, y) lies in block column 2^level − 1
  * − x and row 2^level − 1 − y of the north-up map (§4), so x grows west
- * and y north. */
-static const struct
-{
-  const char *name;
-  guint west, north;
-} quadrants[4] = {
+ * and y north. TQT trees map onto Atlas texture TOCs node for node and
+ * pixel for pixel (§9c), so the same holds for them. */
+const AtlasQuadrant atlas_quadrants[4] = {
   { "north-west", 1, 1 },
   { "north-east", 0, 1 },
   { "south-west", 1, 0 },
   { "south-east", 0, 0 },
 };
+
+/* The root of a merged tree from the four quadrant roots (RGBA tiles of
+ * one even side, in atlas_quadrants order): side by side north up, halved
+ * by a 2 x 2 box filter, turned back into a tile (mergeTQT). */
+TerrainImage *
+atlas_merge_root_tiles (TerrainImage  *roots[4],
+                        GError       **error)
+{
+  guint side = terrain_image_get_width (roots[0]);
+  g_autoptr(TerrainImage) map = NULL;
+  g_autoptr(TerrainImage) half = NULL;
+  guint8 *pixels, *out;
+  gsize stride, out_stride;
+
+  map = terrain_image_new (TERRAIN_IMAGE_RGBA8, 2 * side, 2 * side, error);
+  if (map == NULL)
+    return NULL;
+  pixels = terrain_image_get_data (map, NULL);
+  stride = terrain_image_get_stride (map);
+  for (guint q = 0; q < 4; q++)
+    {
+      g_autoptr(TerrainImage) turned = NULL;
+      guint column = atlas_quadrants[q].west ? 0 : side, row = atlas_quadrants[q].north ? 0 : side;
+
+      if (terrain_image_get_format (roots[q]) != TERRAIN_IMAGE_RGBA8 ||
+          terrain_image_get_width (roots[q]) != side || terrain_image_get_height (roots[q]) != side)
+        {
+          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                       "the %s root tile is not a %u x %u colour tile like the north-west one",
+                       atlas_quadrants[q].name, side, side);
+          return NULL;
+        }
+      turned = atlas_north_up_from_tile (roots[q], error);
+      if (turned == NULL)
+        return NULL;
+      for (guint r = 0; r < side; r++)
+        memcpy (pixels + (gsize) (row + r) * stride + (gsize) column * 4,
+                (const guint8 *) terrain_image_get_data (turned, NULL) +
+                  (gsize) r * terrain_image_get_stride (turned),
+                (gsize) side * 4);
+    }
+
+  half = terrain_image_new (TERRAIN_IMAGE_RGBA8, side, side, error);
+  if (half == NULL)
+    return NULL;
+  out = terrain_image_get_data (half, NULL);
+  out_stride = terrain_image_get_stride (half);
+  for (guint r = 0; r < side; r++)
+    for (guint c = 0; c < side; c++)
+      for (guint k = 0; k < 4; k++)
+        {
+          const guint8 *a = pixels + (gsize) (2 * r) * stride + (gsize) (2 * c) * 4 + k;
+
+          out[(gsize) r * out_stride + (gsize) c * 4 + k] =
+            (guint8) ((a[0] + a[4] + a[stride] + a[stride + 4] + 2) / 4);
+        }
+  return atlas_north_up_from_tile (half, error);
+}
 
 /**
  * terrain_atlas_file_new_merged_textures:
@@ -161,14 +216,11 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
   gint tocs[4];
   g_autoptr(TerrainAtlasFile) out = NULL;
   g_autoptr(TerrainAtlasToc) merged = NULL;
-  g_autoptr(TerrainImage) map = NULL;
-  g_autoptr(TerrainImage) half = NULL;
+  TerrainImage *roots[4] = { NULL };
   g_autoptr(TerrainImage) root = NULL;
   g_autoptr(TerrainAtlasTexture) root_texture = NULL;
   guint depth = 0, side = 0;
   guint8 root_format = TERRAIN_ATLAS_TEXTURE_JPEG;
-  guint8 *pixels;
-  gsize stride;
 
   for (guint q = 0; q < 4; q++)
     g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (in[q]), NULL);
@@ -191,7 +243,7 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
       if (tocs[q] < 0)
         {
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                       "Atlas: the %s quadrant has no texture TOC", quadrants[q].name);
+                       "Atlas: the %s quadrant has no texture TOC", atlas_quadrants[q].name);
           return NULL;
         }
       toc = terrain_atlas_file_get_toc (in[q], (guint) tocs[q]);
@@ -203,9 +255,9 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
           if (error == NULL || *error == NULL)
             g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                          "Atlas: the %s quadrant's texture TOC has no root tile",
-                         quadrants[q].name);
+                         atlas_quadrants[q].name);
           else
-            g_prefix_error (error, "the %s quadrant's root tile: ", quadrants[q].name);
+            g_prefix_error (error, "the %s quadrant's root tile: ", atlas_quadrants[q].name);
           return NULL;
         }
       if (q == 0)
@@ -220,7 +272,7 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                        "Atlas: the %s quadrant's texture tree (depth %u, root %u x %u) does "
                        "not match the north-west one's (depth %u, root %u x %u, an even side)",
-                       quadrants[q].name, terrain_atlas_toc_get_tree_depth (toc), w, h,
+                       atlas_quadrants[q].name, terrain_atlas_toc_get_tree_depth (toc), w, h,
                        depth, side, side);
           return NULL;
         }
@@ -251,8 +303,8 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
             {
               gint64 from = terrain_atlas_toc_find_stub (toc, level, x, y);
               gint64 to = terrain_atlas_toc_find_stub (merged, level + 1,
-                                                       x + (quadrants[q].west << level),
-                                                       y + (quadrants[q].north << level));
+                                                       x + (atlas_quadrants[q].west << level),
+                                                       y + (atlas_quadrants[q].north << level));
               g_autoptr(TerrainAtlasStub) stub = NULL;
               g_autoptr(GBytes) body = NULL;
 
@@ -266,48 +318,27 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
               if (body == NULL ||
                   !terrain_atlas_file_set_chunk_body (out, 0, (guint) to, body, error))
                 {
-                  g_prefix_error (error, "the %s quadrant: ", quadrants[q].name);
+                  g_prefix_error (error, "the %s quadrant: ", atlas_quadrants[q].name);
                   return NULL;
                 }
             }
     }
 
   /* The root: the four roots side by side north up, halved. */
-  map = terrain_image_new (TERRAIN_IMAGE_RGBA8, 2 * side, 2 * side, error);
-  if (map == NULL)
-    return NULL;
-  pixels = terrain_image_get_data (map, NULL);
-  stride = terrain_image_get_stride (map);
   for (guint q = 0; q < 4; q++)
     {
-      g_autoptr(TerrainImage) tile = terrain_atlas_file_render_texture (in[q], (guint) tocs[q], 0,
-                                                                        TERRAIN_ATLAS_CHANNELS_RGB,
-                                                                        error);
-      g_autoptr(TerrainImage) turned = NULL;
-      guint column = quadrants[q].west ? 0 : side, row = quadrants[q].north ? 0 : side;
-
-      if (tile == NULL || (turned = atlas_north_up_from_tile (tile, error)) == NULL)
-        return NULL;
-      for (guint r = 0; r < side; r++)
-        memcpy (pixels + (gsize) (row + r) * stride + (gsize) column * 4,
-                (const guint8 *) terrain_image_get_data (turned, NULL) +
-                  (gsize) r * terrain_image_get_stride (turned),
-                (gsize) side * 4);
-    }
-  half = terrain_image_new (TERRAIN_IMAGE_RGBA8, side, side, error);
-  if (half == NULL)
-    return NULL;
-  for (guint r = 0; r < side; r++)
-    for (guint c = 0; c < side; c++)
-      for (guint k = 0; k < 4; k++)
+      roots[q] = terrain_atlas_file_render_texture (in[q], (guint) tocs[q], 0,
+                                                    TERRAIN_ATLAS_CHANNELS_RGB, error);
+      if (roots[q] == NULL)
         {
-          const guint8 *a = pixels + (gsize) (2 * r) * stride + (gsize) (2 * c) * 4 + k;
-          guint sum = a[0] + a[4] + a[stride] + a[stride + 4];
-
-          ((guint8 *) terrain_image_get_data (half, NULL))
-            [(gsize) r * terrain_image_get_stride (half) + (gsize) c * 4 + k] = (guint8) ((sum + 2) / 4);
+          for (guint i = 0; i < q; i++)
+            terrain_image_unref (roots[i]);
+          return NULL;
         }
-  root = atlas_north_up_from_tile (half, error);
+    }
+  root = atlas_merge_root_tiles (roots, error);
+  for (guint q = 0; q < 4; q++)
+    g_clear_pointer (&roots[q], terrain_image_unref);
   if (root == NULL)
     return NULL;
   root_texture = terrain_atlas_texture_new_from_image (root, (TerrainAtlasTextureFormat) root_format,

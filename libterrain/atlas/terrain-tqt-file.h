@@ -105,4 +105,12 @@ gboolean           terrain_tqt_file_get_tile_dimensions (TerrainTqtFile      *se
                                                         guint32              *width,
                                                         guint32              *height);
 
+TERRAIN_AVAILABLE_IN_ALL
+TerrainTqtFile    *terrain_tqt_file_new_merged         (TerrainTqtFile       *north_west,
+                                                        TerrainTqtFile       *north_east,
+                                                        TerrainTqtFile       *south_west,
+                                                        TerrainTqtFile       *south_east,
+                                                        guint                 quality,
+                                                        GError              **error);
+
 G_END_DECLS

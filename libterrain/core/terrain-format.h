@@ -39,6 +39,8 @@ G_BEGIN_DECLS
  *   1201² or 3601² 16-bit samples) or a raw16 grid (`.raw`, `.r16` holding a
  *   square of 16-bit samples). A colour PNG, or a square of 16-bit samples
  *   under another name, is not detected but opens when this format is named
+ * @TERRAIN_FORMAT_GAF: Total Annihilation sprite and animation archive (`.gaf`,
+ *   version word 0x00010100), read by [class@Terrain.GafArchive]
  *
  * The file formats libterrain detects.
  */
@@ -59,6 +61,7 @@ typedef enum
   TERRAIN_FORMAT_OTA,
   TERRAIN_FORMAT_TDF,
   TERRAIN_FORMAT_HEIGHTMAP,
+  TERRAIN_FORMAT_GAF,
 } TerrainFormat;
 
 TERRAIN_AVAILABLE_IN_ALL

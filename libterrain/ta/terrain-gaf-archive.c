@@ -9,7 +9,9 @@
 
 #include "terrain-gaf-archive.h"
 #include "terrain-gaf-private.h"
+#include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
+#include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-writer-private.h"
 
@@ -92,7 +94,7 @@ typedef struct
 
 struct _TerrainGafArchive
 {
-  GObject        parent_instance;
+  TerrainDocument parent_instance;
 
   GBytes        *source;
   TerrainLimits *limits;
@@ -110,9 +112,10 @@ struct _TerrainGafArchive
  * transparency index. Headers are read and checked when the archive is
  * opened; pixels are decoded when a frame is asked for. A feature TDF's
  * `filename` names the GAF and its `seqname` the entry. Write new archives
- * with [class@Terrain.GafWriter].
+ * with [class@Terrain.GafWriter]. As a [class@Terrain.Document] it opens in
+ * `terrain info`, `validate` (every frame decoded) and `roundtrip`.
  */
-G_DEFINE_FINAL_TYPE (TerrainGafArchive, terrain_gaf_archive, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (TerrainGafArchive, terrain_gaf_archive, TERRAIN_TYPE_DOCUMENT)
 
 static void
 terrain_gaf_archive_finalize (GObject *object)
@@ -136,10 +139,29 @@ terrain_gaf_archive_finalize (GObject *object)
   G_OBJECT_CLASS (terrain_gaf_archive_parent_class)->finalize (object);
 }
 
+static GBytes     *gaf_document_save            (TerrainDocument  *document,
+                                                  GError          **error);
+static GPtrArray  *gaf_document_validate        (TerrainDocument  *document);
+static JsonNode   *gaf_document_describe        (TerrainDocument  *document);
+static char       *gaf_document_describe_offset (TerrainDocument  *document,
+                                                  gsize             offset);
+static gboolean    gaf_document_parse           (TerrainDocument      *document,
+                                                  GBytes               *bytes,
+                                                  const TerrainLimits  *limits,
+                                                  GError              **error);
+
 static void
 terrain_gaf_archive_class_init (TerrainGafArchiveClass *klass)
 {
+  TerrainDocumentClass *document_class = TERRAIN_DOCUMENT_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->finalize = terrain_gaf_archive_finalize;
+  document_class->save_to_bytes = gaf_document_save;
+  document_class->validate = gaf_document_validate;
+  document_class->describe = gaf_document_describe;
+  document_class->describe_offset = gaf_document_describe_offset;
+  document_class->parse = gaf_document_parse;
+  document_class->format = TERRAIN_FORMAT_GAF;
 }
 
 static void
@@ -326,33 +348,42 @@ terrain_gaf_archive_new_from_bytes (GBytes               *bytes,
                                     const TerrainLimits  *limits,
                                     GError              **error)
 {
-  g_autoptr(TerrainGafArchive) self = NULL;
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return TERRAIN_GAF_ARCHIVE (terrain_document_new_from_bytes (TERRAIN_TYPE_GAF_ARCHIVE, bytes,
+                                                               limits, error));
+}
+
+static gboolean
+gaf_document_parse (TerrainDocument      *document,
+                    GBytes               *bytes,
+                    const TerrainLimits  *limits,
+                    GError              **error)
+{
+  TerrainGafArchive *self = TERRAIN_GAF_ARCHIVE (document);
   TerrainReader reader;
   guint32 n_entries;
   guint64 total_frames = 0;
 
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = g_object_new (TERRAIN_TYPE_GAF_ARCHIVE, NULL);
   self->source = g_bytes_ref (bytes);
-  self->limits = terrain_limits_copy (limits != NULL ? limits : terrain_limits_get_default ());
+  self->limits = terrain_limits_copy (limits);
 
   terrain_reader_init (&reader, bytes, GAF_SECTION);
   if (!terrain_reader_read_u32 (&reader, &self->version, error) ||
       !terrain_reader_read_u32 (&reader, &n_entries, error) ||
       !terrain_reader_read_u32 (&reader, &self->header_unknown, error))
-    return NULL;
+    return FALSE;
   if (self->version != TERRAIN_GAF_VERSION)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC,
                    GAF_SECTION ": version word 0x%08x at byte offset 0 is not a GAF's (0x%08x)",
                    self->version, TERRAIN_GAF_VERSION);
-      return NULL;
+      return FALSE;
     }
   if (!terrain_reader_check_span (&reader, GAF_HEADER_SIZE, (guint64) n_entries * 4,
                                   "entry table", error))
-    return NULL;
+    return FALSE;
 
   self->entries = g_new0 (GafEntry, n_entries);
   self->n_entries = n_entries;
@@ -360,13 +391,12 @@ terrain_gaf_archive_new_from_bytes (GBytes               *bytes,
     {
       if (!terrain_reader_seek (&reader, GAF_HEADER_SIZE + 4 * i, error) ||
           !terrain_reader_read_u32 (&reader, &self->entries[i].offset, error))
-        return NULL;
+        return FALSE;
     }
   for (guint i = 0; i < n_entries; i++)
     if (!read_entry (self, &reader, i, &total_frames, error))
-      return NULL;
-
-  return g_steal_pointer (&self);
+      return FALSE;
+  return TRUE;
 }
 
 /**
@@ -830,4 +860,164 @@ terrain_gaf_archive_save_to_bytes (TerrainGafArchive *self)
     }
   /* Every span patched was checked against the source at load. */
   return terrain_writer_finish (&writer, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Document                                                                  */
+
+/* Validation lists this many failing frames one by one, then a count. */
+#define GAF_MAX_ISSUES 20
+
+static GBytes *
+gaf_document_save (TerrainDocument  *document,
+                   GError          **error)
+{
+  return terrain_gaf_archive_save_to_bytes (TERRAIN_GAF_ARCHIVE (document));
+}
+
+/* Decodes every frame, as drawing them would. */
+static GPtrArray *
+gaf_document_validate (TerrainDocument *document)
+{
+  TerrainGafArchive *self = TERRAIN_GAF_ARCHIVE (document);
+  GPtrArray *issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  guint bad = 0;
+
+  for (guint e = 0; e < self->n_entries; e++)
+    for (guint f = 0; f < self->entries[e].n_frames; f++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) pixels = terrain_gaf_archive_decode_frame (self, e, f, &error);
+
+        if (pixels == NULL && bad++ < GAF_MAX_ISSUES)
+          g_ptr_array_add (issues,
+                           terrain_issue_new (TERRAIN_SEVERITY_WARNING, GAF_SECTION,
+                                              self->entries[e].frames[f].header.header_offset,
+                                              (gint) e, "entry \"%s\", frame %u: %s",
+                                              self->entries[e].name, f, error->message));
+      }
+  if (bad > GAF_MAX_ISSUES)
+    g_ptr_array_add (issues,
+                     terrain_issue_new (TERRAIN_SEVERITY_WARNING, GAF_SECTION, -1, -1,
+                                        "%u more frames cannot be decoded (%u in all)",
+                                        bad - GAF_MAX_ISSUES, bad));
+  return issues;
+}
+
+static JsonNode *
+gaf_document_describe (TerrainDocument *document)
+{
+  TerrainGafArchive *self = TERRAIN_GAF_ARCHIVE (document);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  guint64 frames = 0, subframes = 0;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, terrain_format_get_name (TERRAIN_FORMAT_GAF));
+  json_builder_set_member_name (builder, "size");
+  json_builder_add_int_value (builder, (gint64) g_bytes_get_size (self->source));
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, self->version);
+  json_builder_set_member_name (builder, "header_unknown");
+  json_builder_add_int_value (builder, self->header_unknown);
+  json_builder_set_member_name (builder, "entries");
+  json_builder_add_int_value (builder, self->n_entries);
+  json_builder_set_member_name (builder, "entry_list");
+  json_builder_begin_array (builder);
+  for (guint e = 0; e < self->n_entries; e++)
+    {
+      const GafEntry *entry = &self->entries[e];
+      guint entry_subframes = 0, compressed = 0;
+
+      for (guint f = 0; f < entry->n_frames; f++)
+        {
+          const TerrainGafFrame *header = &entry->frames[f].header;
+
+          entry_subframes += header->n_subframes;
+          compressed += header->n_subframes == 0 ? header->compressed != 0 : 0;
+          for (guint s = 0; s < header->n_subframes; s++)
+            compressed += entry->frames[f].subframes[s].compressed != 0;
+        }
+      frames += entry->n_frames;
+      subframes += entry_subframes;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, entry->name);
+      json_builder_set_member_name (builder, "offset");
+      json_builder_add_int_value (builder, entry->offset);
+      json_builder_set_member_name (builder, "frames");
+      json_builder_add_int_value (builder, entry->n_frames);
+      json_builder_set_member_name (builder, "subframes");
+      json_builder_add_int_value (builder, entry_subframes);
+      json_builder_set_member_name (builder, "run_length_pictures");
+      json_builder_add_int_value (builder, compressed);
+      if (entry->n_frames > 0)
+        {
+          const TerrainGafFrame *first = &entry->frames[0].header;
+
+          json_builder_set_member_name (builder, "width");
+          json_builder_add_int_value (builder, first->width);
+          json_builder_set_member_name (builder, "height");
+          json_builder_add_int_value (builder, first->height);
+          json_builder_set_member_name (builder, "x_offset");
+          json_builder_add_int_value (builder, first->x_offset);
+          json_builder_set_member_name (builder, "y_offset");
+          json_builder_add_int_value (builder, first->y_offset);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "frames");
+  json_builder_add_int_value (builder, (gint64) frames);
+  json_builder_set_member_name (builder, "subframes");
+  json_builder_add_int_value (builder, (gint64) subframes);
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+static gboolean
+in_span (gsize   offset,
+         guint64 start,
+         guint64 size)
+{
+  return offset >= start && offset - start < size;
+}
+
+static char *
+gaf_document_describe_offset (TerrainDocument *document,
+                              gsize            offset)
+{
+  TerrainGafArchive *self = TERRAIN_GAF_ARCHIVE (document);
+
+  if (offset < GAF_HEADER_SIZE)
+    return g_strdup ("header");
+  if (in_span (offset, GAF_HEADER_SIZE, 4 * (guint64) self->n_entries))
+    return g_strdup_printf ("entry table, entry %" G_GSIZE_FORMAT,
+                            (offset - GAF_HEADER_SIZE) / 4);
+  for (guint e = 0; e < self->n_entries; e++)
+    {
+      const GafEntry *entry = &self->entries[e];
+
+      if (in_span (offset, entry->offset, GAF_ENTRY_SIZE))
+        return g_strdup_printf ("entry \"%s\", header", entry->name);
+      if (in_span (offset, (guint64) entry->offset + GAF_ENTRY_SIZE,
+                   (guint64) entry->n_frames * GAF_FRAME_RECORD_SIZE))
+        return g_strdup_printf ("entry \"%s\", frame table", entry->name);
+      for (guint f = 0; f < entry->n_frames; f++)
+        {
+          const GafFrameRec *rec = &entry->frames[f];
+
+          if (in_span (offset, rec->header.header_offset, GAF_FRAME_HEADER_SIZE))
+            return g_strdup_printf ("entry \"%s\", frame %u, header", entry->name, f);
+          if (rec->header.n_subframes > 0 &&
+              in_span (offset, rec->header.data_offset, 4 * (guint64) rec->header.n_subframes))
+            return g_strdup_printf ("entry \"%s\", frame %u, subframe table", entry->name, f);
+          for (guint s = 0; s < rec->header.n_subframes; s++)
+            if (in_span (offset, rec->subframes[s].header_offset, GAF_FRAME_HEADER_SIZE))
+              return g_strdup_printf ("entry \"%s\", frame %u, subframe %u, header",
+                                      entry->name, f, s);
+        }
+    }
+  return g_strdup ("pixel data or unreferenced bytes");
 }

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "terrain-version.h"
+#include "core/terrain-document.h"
 #include "core/terrain-image.h"
 #include "core/terrain-limits.h"
 #include "terrain-palette.h"
@@ -84,7 +85,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainGafFrame, terrain_gaf_frame_free)
 #define TERRAIN_TYPE_GAF_ARCHIVE (terrain_gaf_archive_get_type ())
 
 TERRAIN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (TerrainGafArchive, terrain_gaf_archive, TERRAIN, GAF_ARCHIVE, GObject)
+G_DECLARE_FINAL_TYPE (TerrainGafArchive, terrain_gaf_archive, TERRAIN, GAF_ARCHIVE, TerrainDocument)
 
 TERRAIN_AVAILABLE_IN_ALL
 TerrainGafArchive *terrain_gaf_archive_new_from_bytes   (GBytes               *bytes,

@@ -155,6 +155,136 @@ terrain_hpi_writer_save_with_backup (TerrainHpiWriter  *writer,
   return save_over (bytes, file, original, backup, cancellable, error);
 }
 
+/* Reads @file once, when it exists: its bytes and the archive they hold.
+ * A version 2 archive is refused: the writer writes version 1, which TA:
+ * Kingdoms does not read. */
+static gboolean
+open_existing (GFile               *file,
+               const char          *shown,
+               GBytes             **original,
+               TerrainHpiArchive  **old,
+               GCancellable        *cancellable,
+               GError             **error)
+{
+  if (!g_file_query_exists (file, cancellable))
+    return TRUE;
+  *original = terrain_file_load_bytes (file, cancellable, error);
+  if (*original == NULL)
+    return FALSE;
+  *old = terrain_hpi_archive_new_from_bytes (*original, NULL, error);
+  if (*old == NULL)
+    {
+      g_prefix_error (error, "%s: ", shown);
+      return FALSE;
+    }
+  if (terrain_hpi_archive_get_version (*old) != 0x00010000)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "%s: a TA: Kingdoms (version 2) archive; the writer writes version 1 "
+                   "archives, which TA: Kingdoms does not read", shown);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Gives @writer the header key of @old. */
+static gboolean
+take_key (TerrainHpiWriter   *writer,
+          TerrainHpiArchive  *old,
+          const char         *shown,
+          GError            **error)
+{
+  if (terrain_hpi_archive_get_key (old) > G_MAXUINT8)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                   "%s: header key 0x%08x does not fit the byte the writer obfuscates with",
+                   shown, terrain_hpi_archive_get_key (old));
+      return FALSE;
+    }
+  terrain_hpi_writer_set_key (writer, (guint8) terrain_hpi_archive_get_key (old));
+  return TRUE;
+}
+
+/* Carries the files of @old that @writer does not hold into it and writes
+ * @file, keeping what it held (@original) as @backup. */
+static gboolean
+write_update (TerrainHpiWriter   *writer,
+              TerrainHpiArchive  *old,
+              GBytes             *original,
+              GFile              *file,
+              GFile              *backup,
+              const char         *shown,
+              GCancellable       *cancellable,
+              GError            **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (old != NULL && !terrain_hpi_writer_add_archive (writer, old, error))
+    {
+      g_prefix_error (error, "%s: ", shown);
+      return FALSE;
+    }
+  bytes = terrain_hpi_writer_to_bytes (writer, error);
+  return bytes != NULL && save_over (bytes, file, original, backup, cancellable, error);
+}
+
+/**
+ * terrain_hpi_writer_update:
+ * @writer: a #TerrainHpiWriter holding the files to put into the archive
+ * @file: the archive to write into
+ * @keep_key: %TRUE to give @writer the existing archive's header key,
+ *   %FALSE to keep @writer's own
+ * @backup: (nullable): where to keep what @file held, or %NULL for
+ *   [func@Terrain.hpi_backup_file]
+ * @n_existing: (out) (optional): how many files the existing archive held;
+ *   0 when there was none
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Writes @writer's files into an archive, reading the existing one once:
+ * each replaces the file of the same path (compared ignoring case) or joins
+ * the archive, every other file is carried over with its contents byte for
+ * byte and its compression method ([method@Terrain.HpiWriter.add_archive]),
+ * the header key stays when @keep_key is set, and the old archive is kept
+ * as @backup before the new one is renamed over it. When @file does not
+ * exist, @writer's files are written as a new archive. Nothing is written
+ * when reading the old archive fails. [func@Terrain.hpi_save_map] takes
+ * the same path.
+ *
+ * Returns: %TRUE once the archive is on disk; %FALSE with
+ *   %TERRAIN_ERROR_NOT_SUPPORTED when the existing archive is a TA: Kingdoms
+ *   (version 2) archive, or, with @keep_key, its key does not fit in a
+ *   byte; the reader's error for an existing file that is not a readable
+ *   HPI archive; or %TERRAIN_ERROR_IO
+ */
+gboolean
+terrain_hpi_writer_update (TerrainHpiWriter  *writer,
+                           GFile             *file,
+                           gboolean           keep_key,
+                           GFile             *backup,
+                           guint             *n_existing,
+                           GCancellable      *cancellable,
+                           GError           **error)
+{
+  g_autoptr(TerrainHpiArchive) old = NULL;
+  g_autoptr(GBytes) original = NULL;
+  g_autofree char *shown = NULL;
+
+  g_return_val_if_fail (writer != NULL, FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (backup == NULL || G_IS_FILE (backup), FALSE);
+
+  if (n_existing != NULL)
+    *n_existing = 0;
+  shown = g_file_get_parse_name (file);
+  if (!open_existing (file, shown, &original, &old, cancellable, error) ||
+      (old != NULL && keep_key && !take_key (writer, old, shown, error)))
+    return FALSE;
+  if (n_existing != NULL && old != NULL)
+    *n_existing = terrain_hpi_archive_get_n_files (old);
+  return write_update (writer, old, original, file, backup, shown, cancellable, error);
+}
+
 /* The archive's spelling of @path when it holds it (names compared
  * ignoring case), with its compression. */
 static const char *
@@ -210,7 +340,6 @@ terrain_hpi_save_map (GFile         *archive,
   g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
   g_autoptr(TerrainHpiArchive) old = NULL;
   g_autoptr(GBytes) original = NULL;
-  g_autoptr(GBytes) bytes = NULL;
   g_autofree char *ota_path = NULL;
   g_autofree char *shown = NULL;
   TerrainHpiCompression compression;
@@ -223,33 +352,9 @@ terrain_hpi_save_map (GFile         *archive,
   g_return_val_if_fail (backup == NULL || G_IS_FILE (backup), FALSE);
 
   shown = g_file_get_parse_name (archive);
-  if (g_file_query_exists (archive, cancellable))
-    {
-      original = terrain_file_load_bytes (archive, cancellable, error);
-      if (original == NULL)
-        return FALSE;
-      old = terrain_hpi_archive_new_from_bytes (original, NULL, error);
-      if (old == NULL)
-        {
-          g_prefix_error (error, "%s: ", shown);
-          return FALSE;
-        }
-      if (terrain_hpi_archive_get_version (old) != 0x00010000)
-        {
-          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                       "%s: a TA: Kingdoms (version 2) archive; the writer writes version 1 "
-                       "archives, which TA: Kingdoms does not read", shown);
-          return FALSE;
-        }
-      if (terrain_hpi_archive_get_key (old) > G_MAXUINT8)
-        {
-          g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
-                       "%s: header key 0x%08x does not fit the byte the writer obfuscates with",
-                       shown, terrain_hpi_archive_get_key (old));
-          return FALSE;
-        }
-      terrain_hpi_writer_set_key (writer, (guint8) terrain_hpi_archive_get_key (old));
-    }
+  if (!open_existing (archive, shown, &original, &old, cancellable, error) ||
+      (old != NULL && !take_key (writer, old, shown, error)))
+    return FALSE;
 
   /* NAME.ota beside NAME.tnt. */
   dot = strrchr (tnt_path, '.');
@@ -273,12 +378,5 @@ terrain_hpi_save_map (GFile         *archive,
       if (!terrain_hpi_writer_add_file (writer, path, ota, compression, error))
         return FALSE;
     }
-  if (old != NULL && !terrain_hpi_writer_add_archive (writer, old, error))
-    {
-      g_prefix_error (error, "%s: ", shown);
-      return FALSE;
-    }
-
-  bytes = terrain_hpi_writer_to_bytes (writer, error);
-  return bytes != NULL && save_over (bytes, archive, original, backup, cancellable, error);
+  return write_update (writer, old, original, archive, backup, shown, cancellable, error);
 }

@@ -61,6 +61,14 @@ gboolean          terrain_hpi_writer_save_with_backup  (TerrainHpiWriter      *w
 TERRAIN_AVAILABLE_IN_ALL
 GFile            *terrain_hpi_backup_file              (GFile                 *archive);
 TERRAIN_AVAILABLE_IN_ALL
+gboolean          terrain_hpi_writer_update            (TerrainHpiWriter      *writer,
+                                                        GFile                 *file,
+                                                        gboolean               keep_key,
+                                                        GFile                 *backup,
+                                                        guint                 *n_existing,
+                                                        GCancellable          *cancellable,
+                                                        GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
 gboolean          terrain_hpi_save_map                 (GFile                 *archive,
                                                         const char            *tnt_path,
                                                         GBytes                *tnt,

@@ -1,7 +1,7 @@
 /* terrain-ta-formats.c: the Total Annihilation formats in the format
  * registry (terrain-format-private.h): TNT maps, SCT sections, HPI archives
- * (a container), OTA and TDF text; and TNT attribute heights as a height
- * source
+ * (a container), GAF sprite archives, OTA and TDF text; and TNT attribute
+ * heights as a height source
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -11,6 +11,7 @@
 #include "terrain-format-private.h"
 #include "terrain-heightfield-private.h"
 #include "terrain-reader-private.h"
+#include "terrain-gaf-archive.h"
 #include "terrain-hpi-archive.h"
 #include "terrain-ota-file.h"
 #include "terrain-sct-section.h"
@@ -54,6 +55,18 @@ match_hpi (const guint8 *data,
   return terrain_format_match_fourcc (data, size, "HAPI");
 }
 
+/* A GAF starts with its version word, 0x00010100, then the entry count and
+ * a word that is 0 in the game's files; the entry table must fit. */
+static TerrainFormatMatch
+match_gaf (const guint8 *data,
+           gsize         size)
+{
+  if (size < 12 || terrain_get_le32 (data) != TERRAIN_GAF_VERSION ||
+      12 + 4 * (guint64) terrain_get_le32 (data + 4) > size)
+    return TERRAIN_FORMAT_MATCH_NONE;
+  return TERRAIN_FORMAT_MATCH_STRONG;
+}
+
 static GBytes *
 read_hpi_member (GBytes               *container,
                  const char           *path,
@@ -76,6 +89,9 @@ static const TerrainFormatInfo ta_formats[] = {
   { TERRAIN_FORMAT_HPI, "hpi", "Total Annihilation HPI archive",
     (const char * const[]) { "hpi", "ufo", "ccx", "gp3", NULL }, match_hpi,
     terrain_hpi_archive_get_type, NULL, read_hpi_member },
+  { TERRAIN_FORMAT_GAF, "gaf", "Total Annihilation GAF sprite archive",
+    (const char * const[]) { "gaf", NULL }, match_gaf, terrain_gaf_archive_get_type, NULL,
+    NULL },
   /* Text without a magic: by extension or --format only. */
   { TERRAIN_FORMAT_OTA, "ota", "Total Annihilation map description (OTA)",
     (const char * const[]) { "ota", NULL }, NULL, terrain_ota_file_get_type, NULL, NULL },

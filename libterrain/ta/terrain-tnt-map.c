@@ -328,6 +328,18 @@ terrain_tnt_map_get_property (GObject    *object,
 }
 
 static void
+store_sea_level (TerrainTntMap *self,
+                 guint32        sea_level)
+{
+  if (self->header[W_SEA_LEVEL] == sea_level)
+    return;
+
+  self->header[W_SEA_LEVEL] = sea_level;
+  tnt_mark_modified (self);
+  g_object_notify_by_pspec (G_OBJECT (self), tnt_map_properties[PROP_SEA_LEVEL]);
+}
+
+static void
 terrain_tnt_map_set_property (GObject      *object,
                               guint         prop_id,
                               const GValue *value,
@@ -338,7 +350,8 @@ terrain_tnt_map_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_SEA_LEVEL:
-      terrain_tnt_map_set_sea_level (self, g_value_get_uint (value));
+      /* GObject has checked the value against the property's range. */
+      store_sea_level (self, g_value_get_uint (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -618,10 +631,11 @@ terrain_tnt_map_get_sea_level (TerrainTntMap *self)
  *   under water
  *
  * Sets the header's SeaLevel word (0x24, in both versions) and notifies
- * [property@Terrain.TntMap:sea-level]. The rule is the property's: 0 to
- * %TERRAIN_TNT_MAX_SEA_LEVEL; a higher level is a programming error (a
- * critical warning, and the level stays), as setting the property to one
- * is. A file's own word is read as it is, and validation warns about a
+ * [property@Terrain.TntMap:sea-level]: it sets the property, so the rule
+ * is the property's range, 0 to %TERRAIN_TNT_MAX_SEA_LEVEL, in one place,
+ * and a higher level is refused with one message whichever way it is set
+ * (GObject's warning for a value outside the property's range; the level
+ * stays). A file's own word is read as it is, and validation warns about a
  * level above the highest height.
  */
 void
@@ -629,14 +643,8 @@ terrain_tnt_map_set_sea_level (TerrainTntMap *self,
                                guint32        sea_level)
 {
   g_return_if_fail (TERRAIN_IS_TNT_MAP (self));
-  g_return_if_fail (sea_level <= TERRAIN_TNT_MAX_SEA_LEVEL);
 
-  if (self->header[W_SEA_LEVEL] == sea_level)
-    return;
-
-  self->header[W_SEA_LEVEL] = sea_level;
-  tnt_mark_modified (self);
-  g_object_notify_by_pspec (G_OBJECT (self), tnt_map_properties[PROP_SEA_LEVEL]);
+  g_object_set (self, "sea-level", (guint) sea_level, NULL);
 }
 
 /**
