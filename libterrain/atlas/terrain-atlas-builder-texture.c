@@ -941,8 +941,12 @@ stream_jpeg (BuildState         *state,
   scale_x = side / MAX (data_w - 1, 1) * plan->source.width;
   scale_y = side / MAX (data_h - 1, 1) * plan->source.height;
   for (guint level = 0; level < plan->depth; level++)
-    window_rows = MAX (window_rows, stream_level_init (&levels[level], plan, level,
-                                                       scale_x, scale_y));
+    {
+      /* Not inside MAX (), which would plan the level twice. */
+      guint span = stream_level_init (&levels[level], plan, level, scale_x, scale_y);
+
+      window_rows = MAX (window_rows, span);
+    }
 
   row_bytes = (gsize) width * 4;
   window = g_try_malloc ((gsize) window_rows * row_bytes);
