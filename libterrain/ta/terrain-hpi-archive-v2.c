@@ -118,7 +118,9 @@ read_block (TerrainHpiArchive  *self,
   block->packed = block->size >= 4 && memcmp (bytes, "SQSH", 4) == 0;
   if (!block->packed)
     {
-      block->plain = g_memdup2 (bytes, MAX (block->size, 1));
+      /* An empty block still gets a buffer of its own, but no byte is read
+       * past its end (the block may end the file). */
+      block->plain = block->size > 0 ? g_memdup2 (bytes, block->size) : g_malloc0 (1);
       block->plain_size = block->size;
       return TRUE;
     }
