@@ -4,10 +4,13 @@
  * atlas, about, quit), their accelerators, files from the command line (one window per
  * file, reusing an empty window), recent files and the shared resources
  * every window draws with: the palette, the feature catalogue and the
- * game files its sprites come from (the feature folders and archives),
- * named in GSettings and reloaded when the settings change. The first
- * activation offers the recovery copies an earlier editor left
- * (terrain-editor-recovery-dialog.c).
+ * game files its sprites come from (a Total Annihilation install or its
+ * archives, then the feature folders and archives), named in GSettings and
+ * reloaded when the settings change. Without a palette file the palette
+ * is the install's palettes/PALETTE.PAL, read through the library's game
+ * files; windows offer to name the install while there is no palette
+ * (terrain-editor-window-first-run.c). The first activation offers the
+ * recovery copies an earlier editor left (terrain-editor-recovery-dialog.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -28,11 +31,14 @@ struct _TerrainEditorApplication
   GSettings *settings;
   TerrainPalette *palette;
   TerrainFeatureCatalog *catalog;
-  /* The feature folders and archives as game files (for anims/), and
-   * the sprites drawn from them, made when first asked for. */
+  /* The install (game-files) and then the feature folders and archives
+   * as game files (for palettes/ and anims/), and the sprites drawn from
+   * them, made when first asked for. */
   TerrainGameFiles *game_files;
   TerrainFeatureSprites *sprites;
   char *palette_error;
+  /* The first-run offer was closed: not shown again in this run. */
+  gboolean game_files_offer_dismissed;
   /* --heightmap-format: how heightmaps open (the library's one reader). */
   TerrainHeightmapFormat heightmap_format;
   gboolean recovery_offered;
@@ -82,10 +88,13 @@ for_each_window_notify (TerrainEditorApplication *self)
       terrain_editor_window_reload_resources (l->data);
 }
 
+/* The palette file of palette-path, or else the install's
+ * palettes/PALETTE.PAL (load_catalog() first: it makes the game files). */
 static void
 load_palette (TerrainEditorApplication *self)
 {
   g_autofree char *path = g_settings_get_string (self->settings, "palette-path");
+  g_auto(GStrv) game_files = g_settings_get_strv (self->settings, "game-files");
   g_autoptr(GError) error = NULL;
 
   g_clear_pointer (&self->palette, terrain_palette_unref);
@@ -99,6 +108,35 @@ load_palette (TerrainEditorApplication *self)
         self->palette_error = g_strdup_printf (_("Could not load the palette “%s”: %s"),
                                                path, error->message);
     }
+  else if (game_files[0] != NULL)
+    {
+      self->palette = terrain_game_files_load_palette (self->game_files, &error);
+      if (self->palette == NULL)
+        self->palette_error = g_strdup_printf (_("Could not load the palette of the game files: %s"),
+                                               error->message);
+    }
+}
+
+/* game-files, as the game mounts them: a folder as an install (its
+ * archives, then its loose files), anything else as an archive. */
+static void
+add_install (TerrainEditorApplication *self)
+{
+  g_auto(GStrv) paths = g_settings_get_strv (self->settings, "game-files");
+  GPtrArray *warnings = terrain_game_files_get_warnings (self->game_files);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
+      g_autoptr(GError) error = NULL;
+
+      if (!terrain_game_files_add (self->game_files, file, NULL, &error))
+        g_message ("%s: %s", paths[i], error->message);
+    }
+  for (guint i = 0; i < warnings->len; i++)
+    g_message ("%s", (const char *) g_ptr_array_index (warnings, i));
+  if (paths[0] != NULL)
+    terrain_feature_catalog_load_game_files (self->catalog, self->game_files, NULL, NULL);
 }
 
 static void
@@ -110,6 +148,8 @@ load_catalog (TerrainEditorApplication *self)
   g_clear_object (&self->game_files);
   self->catalog = terrain_feature_catalog_new ();
   self->game_files = terrain_game_files_new (NULL);
+  /* The install first: the feature folders override it. */
+  add_install (self);
   for (guint i = 0; folders[i] != NULL; i++)
     {
       g_autoptr(GFile) file = g_file_new_for_path (folders[i]);
@@ -146,8 +186,12 @@ on_settings_changed (TerrainEditorApplication *self,
 {
   if (g_strcmp0 (key, "palette-path") == 0)
     load_palette (self);
-  else if (g_strcmp0 (key, "feature-folders") == 0)
-    load_catalog (self);
+  else if (g_strcmp0 (key, "feature-folders") == 0 || g_strcmp0 (key, "game-files") == 0)
+    {
+      /* The palette may come from either (palettes/PALETTE.PAL). */
+      load_catalog (self);
+      load_palette (self);
+    }
   else
     return;
   g_clear_object (&self->sprites);
@@ -158,6 +202,56 @@ const char *
 terrain_editor_application_get_palette_error (TerrainEditorApplication *self)
 {
   return self->palette_error;
+}
+
+/* Whether windows offer to name a Total Annihilation install: no palette
+ * file, no install named, and the offer not closed in this run. */
+gboolean
+terrain_editor_application_get_offers_game_files (TerrainEditorApplication *self)
+{
+  g_autofree char *path = NULL;
+  g_auto(GStrv) game_files = NULL;
+
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), FALSE);
+
+  if (self->settings == NULL || self->game_files_offer_dismissed || self->palette != NULL)
+    return FALSE;
+  path = g_settings_get_string (self->settings, "palette-path");
+  game_files = g_settings_get_strv (self->settings, "game-files");
+  return path[0] == '\0' && game_files[0] == NULL;
+}
+
+/* Closes the offer in every window until the next run. */
+void
+terrain_editor_application_dismiss_game_files_offer (TerrainEditorApplication *self)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self));
+
+  self->game_files_offer_dismissed = TRUE;
+  for_each_window_notify (self);
+}
+
+/* Names the install (a folder) or its archives: the game-files setting,
+ * which reloads the palette, the catalogue and the sprites. */
+void
+terrain_editor_application_set_game_files (TerrainEditorApplication *self,
+                                           GListModel               *files)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) paths = NULL;
+
+  g_return_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self));
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        g_strv_builder_add (builder, path);
+    }
+  paths = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "game-files", (const char *const *) paths);
 }
 
 void
@@ -607,6 +701,9 @@ preferences_action (GSimpleAction *action,
   g_settings_bind_with_mapping (self->settings, "feature-folders",
                                 gtk_builder_get_object (builder, "features_entry"), "text",
                                 G_SETTINGS_BIND_DEFAULT, strv_to_text, text_to_strv, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "game-files",
+                                gtk_builder_get_object (builder, "game_files_entry"), "text",
+                                G_SETTINGS_BIND_DEFAULT, strv_to_text, text_to_strv, NULL, NULL);
   g_settings_bind (self->settings, "show-grid",
                    gtk_builder_get_object (builder, "grid_switch"), "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "show-features",
@@ -682,8 +779,8 @@ terrain_editor_application_startup (GApplication *app)
 
   self->settings = g_settings_new (g_application_get_application_id (app));
   g_signal_connect_swapped (self->settings, "changed", G_CALLBACK (on_settings_changed), self);
-  load_palette (self);
   load_catalog (self);
+  load_palette (self);
 }
 
 static void

@@ -26,6 +26,10 @@ void                      terrain_editor_application_set_heightmap_format (Terra
 GtkWindow                *terrain_editor_application_open_file    (TerrainEditorApplication  *self,
                                                                    GFile                     *file);
 const char               *terrain_editor_application_get_palette_error (TerrainEditorApplication *self);
+gboolean                  terrain_editor_application_get_offers_game_files (TerrainEditorApplication *self);
+void                      terrain_editor_application_dismiss_game_files_offer (TerrainEditorApplication *self);
+void                      terrain_editor_application_set_game_files (TerrainEditorApplication *self,
+                                                                     GListModel               *files);
 GtkWindow                *terrain_editor_application_offer_recovery (TerrainEditorApplication *self);
 void                      terrain_editor_application_add_recent   (TerrainEditorApplication  *self,
                                                                    GFile                     *file);

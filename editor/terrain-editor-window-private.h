@@ -120,6 +120,12 @@ struct _TerrainEditorWindow
   /* The info bar shows the palette's load error (cleared once it loads). */
   gboolean showing_palette_error;
 
+  /* The first-run offer to name a Total Annihilation install
+   * (terrain-editor-window-first-run.c), shown while there is no palette. */
+  GtkInfoBar *first_run_bar;
+  GtkWidget *first_run_folder_button;
+  GtkWidget *first_run_archives_button;
+
   /* Recovery copies (terrain-editor-window-recovery.c) */
   char *recovery_id;
   guint recovery_bound_source;
@@ -199,6 +205,10 @@ gboolean window_ota_cell_event (TerrainEditorWindow   *self,
 gboolean window_ota_save (TerrainEditorWindow  *self,
                           GFile                *tnt_file,
                           GError              **error);
+
+/* terrain-editor-window-first-run.c */
+void window_first_run_init (TerrainEditorWindow *self);
+void window_first_run_update (TerrainEditorWindow *self);
 
 /* terrain-editor-window-tools.c */
 void window_set_tool (TerrainEditorWindow *self,

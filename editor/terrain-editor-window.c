@@ -625,6 +625,7 @@ terrain_editor_window_reload_resources (TerrainEditorWindow *self)
   window_fill_features (self);
   window_fill_tiles (self);
   update_actions (self);
+  window_first_run_update (self);
   if (window_get_app (self) != NULL && terrain_editor_application_get_palette_error (window_get_app (self)) != NULL)
     {
       terrain_editor_window_show_error (self, terrain_editor_application_get_palette_error (window_get_app (self)));
@@ -864,6 +865,7 @@ apply_settings (TerrainEditorWindow *self)
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (fill_recent_menu), self, G_CONNECT_SWAPPED);
   fill_recent_menu (self);
+  window_first_run_update (self);
   if (terrain_editor_application_get_palette_error (app) != NULL)
     terrain_editor_window_show_error (self, terrain_editor_application_get_palette_error (app));
 }
@@ -936,6 +938,9 @@ terrain_editor_window_class_init (TerrainEditorWindowClass *klass)
   g_type_ensure (TERRAIN_EDITOR_TYPE_MAP_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/libterrain/Editor/terrain-editor-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, info_bar);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, first_run_bar);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, first_run_folder_button);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, first_run_archives_button);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, spinner);
@@ -1018,6 +1023,7 @@ terrain_editor_window_init (TerrainEditorWindow *self)
 
   window_panels_init (self);
   window_ota_init (self);
+  window_first_run_init (self);
 
   g_signal_connect_swapped (self->info_bar, "response", G_CALLBACK (on_info_bar_response), self);
 
