@@ -240,31 +240,25 @@ check_build_ranges (TerrainHeightfield *field,
  * build-atlas
  */
 
-/* The texture covers the heightfield's samples whatever its shape: say so
- * when its sides are not in the heightfield's proportion. */
+/* The builder's findings (terrain_atlas_builder_get_issues()): warnings
+ * on standard error, remarks on standard output unless @remarks is FALSE. */
 static void
-warn_stretched_texture (const char                   *output_path,
-                        const TerrainAtlasBuildStats *stats)
+print_issues (const char          *output_path,
+              TerrainAtlasBuilder *builder,
+              gboolean             remarks)
 {
-  gdouble texture_aspect, terrain_aspect;
+  GPtrArray *issues = terrain_atlas_builder_get_issues (builder);
 
-  if (stats->texture_width == 0 || stats->texture_height == 0 || stats->data_width < 2 ||
-      stats->data_height < 2)
-    return;
-  texture_aspect = (gdouble) stats->texture_width / stats->texture_height;
-  terrain_aspect = (gdouble) (stats->data_width - 1) / (stats->data_height - 1);
-  if (fabs (texture_aspect / terrain_aspect - 1.0) <= 0.01)
-    return;
-  /* Translators: in order: the output file, the texture's width and height
-   * in pixels, the heightmap's width and height in samples, and the metres
-   * a texture pixel covers across and down. */
-  g_printerr (_("%s: warning: the %ux%u texture is stretched over the %ux%u heightmap: a "
-                "pixel covers %.3g m across but %.3g m down; crop or pad the texture to the "
-                "heightmap's proportions\n"),
-              output_path, stats->texture_width, stats->texture_height, stats->data_width,
-              stats->data_height,
-              (stats->data_width - 1) * stats->spacing / stats->texture_width,
-              (stats->data_height - 1) * stats->spacing / stats->texture_height);
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const TerrainIssue *issue = g_ptr_array_index (issues, i);
+
+      if (terrain_issue_get_severity (issue) >= TERRAIN_SEVERITY_WARNING)
+        /* Translators: the output file, then the builder's message. */
+        g_printerr (_("%s: warning: %s\n"), output_path, terrain_issue_get_message (issue));
+      else if (remarks)
+        g_print ("%s: %s\n", output_path, terrain_issue_get_message (issue));
+    }
 }
 
 /* Texture texels per metre at geometry level @level: the texture tree's
@@ -606,7 +600,7 @@ terrain_command_build_atlas (int    argc,
       g_autofree char *text = terrain_cli_json_to_string (node, TRUE);
 
       g_print ("%s\n", text);
-      warn_stretched_texture (output_path, terrain_atlas_builder_get_stats (builder));
+      print_issues (output_path, builder, FALSE);
     }
   else if (!quiet)
     {
@@ -628,35 +622,11 @@ terrain_command_build_atlas (int    argc,
                  "%u texture tiles\n"),
                output_path, file_size, stats->tree_depth, stats->leaf_size,
                stats->n_chunks, n_vertices, n_triangles, n_skirt, stats->n_texture_tiles);
-      if (fit == TERRAIN_HEIGHTFIELD_FIT_PAD)
-        {
-          guint w = terrain_heightfield_get_width (field);
-          guint h = terrain_heightfield_get_height (field);
-          guint side = 2;
-
-          /* Sides are at most TERRAIN_HEIGHTFIELD_MAX_SIDE (2^16 + 1). */
-          while (side + 1 < MAX (w, h))
-            side *= 2;
-          side += 1;
-          if (w != side || h != side)
-            g_print (_("%s: the %ux%u heightmap was padded to %ux%u by repeating its last "
-                       "column and row (%.0f%% of the terrain is padding); --fit resample "
-                       "stretches it instead\n"),
-                     output_path, w, h, side, side,
-                     100.0 * (1.0 - (gdouble) w * h / ((gdouble) side * side)));
-        }
-      if (stats->tree_depth != stats->requested_depth)
-        g_print (_("%s: depth raised from %u to %u so that leaf chunks fit 16-bit indices and "
-                   "collision offsets\n"), output_path, stats->requested_depth,
-                 stats->tree_depth);
-      if (stats->n_coarsened_levels > 0)
-        g_print (_("%s: %u coarser levels got a larger error to stay within 65535 vertices "
-                   "a chunk\n"), output_path, stats->n_coarsened_levels);
+      print_issues (output_path, builder, TRUE);
       if (stats->max_error >= 0)
         g_print (_("%s: largest error of the finest level: %.4g m\n"), output_path,
                  stats->max_error);
       print_levels (stats);
-      warn_stretched_texture (output_path, stats);
     }
 
   return TERRAIN_EXIT_OK;

@@ -1,14 +1,19 @@
 /* terrain-editor-build-dialog.c
  *
- * The Build Atlas dialog: a heightmap (any heightfield the library reads),
- * an optional texture image, the tree depth or chunk size, the error in
- * metres, the texture format and the output file, over
- * TerrainAtlasBuilder. The heightmap is read in a worker thread, then
+ * The Build Atlas dialog: a heightmap (any heightfield the library reads)
+ * with the vertical scale, offset, spacing and fit `terrain build-atlas`
+ * takes, the tree depth or chunk size, the error in metres, an optional
+ * texture image with its encoding, JPEG quality, tile size and tree depth,
+ * and the output file, over TerrainAtlasBuilder. The options are kept in
+ * GSettings (the build-* keys), so a new dialog starts where the last one
+ * was left. The heightmap is read in a worker thread, then
  * terrain_atlas_builder_build_async() writes the file in another (to a
  * temporary file renamed at the end, so a cancelled or failed build leaves
  * nothing). Progress comes back to the main loop through idles; Cancel
  * cancels a running build, or closes the dialog. Errors are shown in the
- * dialog; on success it offers to open the result in a new window.
+ * dialog; on success it shows the builder's findings
+ * (terrain_atlas_builder_get_issues(): a padded heightmap, a stretched
+ * texture, ...) and offers to open the result in a new window.
  *
  * The actions (build.start, build.cancel, build.open-result and the
  * choosers) are the dialog's code path; the tests drive them.
@@ -32,14 +37,22 @@ struct _TerrainEditorBuildDialog
   GtkLabel *heightmap_label;
   GtkLabel *texture_label;
   GtkLabel *output_label;
+  GtkSpinButton *scale_spin;
+  GtkSpinButton *offset_spin;
+  GtkSpinButton *spacing_spin;
+  GtkDropDown *fit_dropdown;
   GtkSpinButton *depth_spin;
   GtkSpinButton *chunk_spin;
   GtkSpinButton *error_spin;
   GtkDropDown *format_dropdown;
+  GtkSpinButton *quality_spin;
+  GtkDropDown *tile_size_dropdown;
+  GtkSpinButton *texture_depth_spin;
   GtkGrid *settings_grid;
   GtkButton *cancel_button;
   GtkProgressBar *progress_bar;
   GtkLabel *error_label;
+  GtkLabel *issues_label;
   GtkBox *result_box;
   GtkLabel *result_label;
 
@@ -48,6 +61,7 @@ struct _TerrainEditorBuildDialog
   GFile *output;
   GFile *result;
   char *error_message;
+  char *issues_text;
 
   GCancellable *cancellable;    /* non-NULL while a build runs */
   TerrainAtlasBuilder *builder;
@@ -55,6 +69,19 @@ struct _TerrainEditorBuildDialog
 };
 
 G_DEFINE_FINAL_TYPE (TerrainEditorBuildDialog, terrain_editor_build_dialog, GTK_TYPE_WINDOW)
+
+/* The choices of the drop-downs, in their order in the .ui, as the
+ * settings (and `terrain build-atlas`) name them. */
+static const char *const fit_names[] = { "pad", "resample", NULL };
+static const char *const format_names[] = { "jpeg", "png", "dds", NULL };
+static const int tile_sizes[] = { 64, 128, 256, 512, 1024 };
+
+static const TerrainHeightfieldFit fit_values[] = {
+  TERRAIN_HEIGHTFIELD_FIT_PAD, TERRAIN_HEIGHTFIELD_FIT_RESAMPLE,
+};
+static const TerrainAtlasTextureFormat format_values[] = {
+  TERRAIN_ATLAS_TEXTURE_JPEG, TERRAIN_ATLAS_TEXTURE_PNG, TERRAIN_ATLAS_TEXTURE_DDS,
+};
 
 /* ------------------------------------------------------------------------ */
 /* State                                                                    */
@@ -72,6 +99,9 @@ update_actions (TerrainEditorBuildDialog *self)
   gtk_widget_action_set_enabled (widget, "build.choose-output", !running);
   gtk_widget_action_set_enabled (widget, "build.open-result", !running && self->result != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->settings_grid), !running);
+  /* The quality is JPEG's. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->quality_spin),
+                            gtk_drop_down_get_selected (self->format_dropdown) == 0);
   /* Cancel stops a running build; once one has ended it closes. */
   gtk_button_set_label (self->cancel_button,
                         running || gtk_progress_bar_get_fraction (self->progress_bar) == 0.0
@@ -97,6 +127,31 @@ show_error (TerrainEditorBuildDialog *self,
   self->error_message = g_strdup (message);
   gtk_label_set_text (self->error_label, message != NULL ? message : "");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
+}
+
+/* The builder's findings, warnings first marked as such; NULL hides them. */
+static void
+show_issues (TerrainEditorBuildDialog *self,
+             GPtrArray                *issues)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; issues != NULL && i < issues->len; i++)
+    {
+      const TerrainIssue *issue = g_ptr_array_index (issues, i);
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      if (terrain_issue_get_severity (issue) >= TERRAIN_SEVERITY_WARNING)
+        /* Translators: a warning of the Atlas builder (its message, in English). */
+        g_string_append_printf (text, _("Warning: %s"), terrain_issue_get_message (issue));
+      else
+        g_string_append (text, terrain_issue_get_message (issue));
+    }
+  g_free (self->issues_text);
+  self->issues_text = text->len > 0 ? g_strdup (text->str) : NULL;
+  gtk_label_set_text (self->issues_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->issues_label), text->len > 0);
 }
 
 static void
@@ -210,6 +265,7 @@ on_built (GObject      *source,
 
       g_set_object (&self->result, self->output);
       set_progress (self, 1.0, _("Done"));
+      show_issues (self, terrain_atlas_builder_get_issues (self->builder));
       gtk_label_set_text (self->result_label, text);
       gtk_widget_set_visible (GTK_WIDGET (self->result_box), TRUE);
     }
@@ -225,14 +281,31 @@ on_built (GObject      *source,
   finish (self);
 }
 
+typedef struct
+{
+  GFile *file;
+  TerrainHeightfieldOptions *options;
+} LoadData;
+
+static void
+load_data_free (gpointer data)
+{
+  LoadData *load = data;
+
+  g_object_unref (load->file);
+  terrain_heightfield_options_free (load->options);
+  g_free (load);
+}
+
 static void
 load_heightfield_thread (GTask        *task,
                          gpointer      source,
                          gpointer      task_data,
                          GCancellable *cancellable)
 {
+  LoadData *load = task_data;
   GError *error = NULL;
-  TerrainHeightfield *field = terrain_heightfield_load (task_data, NULL, cancellable, &error);
+  TerrainHeightfield *field = terrain_heightfield_load (load->file, load->options, cancellable, &error);
 
   if (field == NULL)
     g_task_return_error (task, error);
@@ -269,16 +342,25 @@ on_heightfield_loaded (GObject      *source,
       return;
     }
 
-  format = gtk_drop_down_get_selected (self->format_dropdown) == 1 ? TERRAIN_ATLAS_TEXTURE_PNG
-                                                                   : TERRAIN_ATLAS_TEXTURE_JPEG;
+  format = format_values[MIN (gtk_drop_down_get_selected (self->format_dropdown),
+                              G_N_ELEMENTS (format_values) - 1)];
   self->builder = terrain_atlas_builder_new (field);
+  terrain_atlas_builder_set_fit (self->builder,
+                                 fit_values[MIN (gtk_drop_down_get_selected (self->fit_dropdown),
+                                                 G_N_ELEMENTS (fit_values) - 1)]);
   terrain_atlas_builder_set_error (self->builder, gtk_spin_button_get_value (self->error_spin));
   terrain_atlas_builder_set_tree_depth (self->builder,
                                         (guint) gtk_spin_button_get_value_as_int (self->depth_spin));
   terrain_atlas_builder_set_chunk_size (self->builder,
                                         (guint) gtk_spin_button_get_value_as_int (self->chunk_spin));
   terrain_atlas_builder_set_texture_file (self->builder, self->texture);
-  terrain_atlas_builder_set_texture_format (self->builder, format, 90);
+  terrain_atlas_builder_set_texture_format (self->builder, format,
+                                            (guint) gtk_spin_button_get_value_as_int (self->quality_spin));
+  terrain_atlas_builder_set_tile_size (self->builder,
+                                       (guint) tile_sizes[MIN (gtk_drop_down_get_selected (self->tile_size_dropdown),
+                                                               G_N_ELEMENTS (tile_sizes) - 1)]);
+  terrain_atlas_builder_set_texture_depth (self->builder,
+                                           (guint) gtk_spin_button_get_value_as_int (self->texture_depth_spin));
   terrain_atlas_builder_set_progress_func (self->builder, on_progress, self, NULL);
   set_progress (self, 0.0, stage_text ("heights"));
   terrain_atlas_builder_build_async (self->builder, self->output, self->cancellable,
@@ -292,20 +374,29 @@ start_action (GtkWidget  *widget,
 {
   TerrainEditorBuildDialog *self = TERRAIN_EDITOR_BUILD_DIALOG (widget);
   g_autoptr(GTask) task = NULL;
+  LoadData *load;
 
   if (self->cancellable != NULL || self->heightmap == NULL || self->output == NULL)
     return;
 
   show_error (self, NULL);
+  show_issues (self, NULL);
   g_clear_object (&self->result);
   gtk_widget_set_visible (GTK_WIDGET (self->result_box), FALSE);
   set_progress (self, 0.0, _("Reading the heightmap"));
   self->cancellable = g_cancellable_new ();
   update_actions (self);
 
+  load = g_new0 (LoadData, 1);
+  load->file = g_object_ref (self->heightmap);
+  load->options = terrain_heightfield_options_new ();
+  load->options->format = terrain_editor_application_get_heightmap_format (self->application);
+  load->options->vertical_scale = gtk_spin_button_get_value (self->scale_spin);
+  load->options->vertical_offset = gtk_spin_button_get_value (self->offset_spin);
+  load->options->spacing = gtk_spin_button_get_value (self->spacing_spin);
   task = g_task_new (self, self->cancellable, on_heightfield_loaded, NULL);
   g_task_set_source_tag (task, start_action);
-  g_task_set_task_data (task, g_object_ref (self->heightmap), g_object_unref);
+  g_task_set_task_data (task, load, load_data_free);
   g_task_run_in_thread (task, load_heightfield_thread);
 }
 
@@ -473,6 +564,7 @@ terrain_editor_build_dialog_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->builder);
   g_free (self->error_message);
+  g_free (self->issues_text);
 
   G_OBJECT_CLASS (terrain_editor_build_dialog_parent_class)->finalize (object);
 }
@@ -493,6 +585,13 @@ terrain_editor_build_dialog_class_init (TerrainEditorBuildDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, heightmap_label);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, texture_label);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, output_label);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, scale_spin);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, offset_spin);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, spacing_spin);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, fit_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, quality_spin);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, tile_size_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, texture_depth_spin);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, depth_spin);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, chunk_spin);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, error_spin);
@@ -501,6 +600,7 @@ terrain_editor_build_dialog_class_init (TerrainEditorBuildDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, issues_label);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, result_box);
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorBuildDialog, result_label);
 
@@ -517,7 +617,96 @@ static void
 terrain_editor_build_dialog_init (TerrainEditorBuildDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_swapped (self->format_dropdown, "notify::selected", G_CALLBACK (update_actions), self);
   update_actions (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Settings: the options of the last dialog                                 */
+
+/* A string setting (one of @user_data, a NULL-terminated array) as the
+ * drop-down's position, and back. */
+static gboolean
+name_to_position (GValue   *value,
+                  GVariant *variant,
+                  gpointer  user_data)
+{
+  const char *const *names = user_data;
+  const char *name = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    if (g_str_equal (names[i], name))
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+position_to_name (const GValue       *value,
+                  const GVariantType *type,
+                  gpointer            user_data)
+{
+  const char *const *names = user_data;
+  guint position = g_value_get_uint (value);
+
+  if (position >= g_strv_length ((char **) names))
+    return NULL;
+  return g_variant_new_string (names[position]);
+}
+
+static gboolean
+size_to_position (GValue   *value,
+                  GVariant *variant,
+                  gpointer  user_data)
+{
+  int size = g_variant_get_int32 (variant);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tile_sizes); i++)
+    if (tile_sizes[i] == size)
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+position_to_size (const GValue       *value,
+                  const GVariantType *type,
+                  gpointer            user_data)
+{
+  guint position = g_value_get_uint (value);
+
+  return position < G_N_ELEMENTS (tile_sizes) ? g_variant_new_int32 (tile_sizes[position]) : NULL;
+}
+
+static void
+bind_settings (TerrainEditorBuildDialog *self,
+               GSettings                *settings)
+{
+  static const struct { const char *key; gsize offset; } spins[] = {
+    { "build-vertical-scale", G_STRUCT_OFFSET (TerrainEditorBuildDialog, scale_spin) },
+    { "build-vertical-offset", G_STRUCT_OFFSET (TerrainEditorBuildDialog, offset_spin) },
+    { "build-spacing", G_STRUCT_OFFSET (TerrainEditorBuildDialog, spacing_spin) },
+    { "build-error", G_STRUCT_OFFSET (TerrainEditorBuildDialog, error_spin) },
+    { "build-depth", G_STRUCT_OFFSET (TerrainEditorBuildDialog, depth_spin) },
+    { "build-chunk-size", G_STRUCT_OFFSET (TerrainEditorBuildDialog, chunk_spin) },
+    { "build-quality", G_STRUCT_OFFSET (TerrainEditorBuildDialog, quality_spin) },
+    { "build-texture-depth", G_STRUCT_OFFSET (TerrainEditorBuildDialog, texture_depth_spin) },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
+    g_settings_bind (settings, spins[i].key, G_STRUCT_MEMBER (GtkSpinButton *, self, spins[i].offset),
+                     "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "build-fit", self->fit_dropdown, "selected", G_SETTINGS_BIND_DEFAULT,
+                                name_to_position, position_to_name, (gpointer) fit_names, NULL);
+  g_settings_bind_with_mapping (settings, "build-texture-format", self->format_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT, name_to_position, position_to_name,
+                                (gpointer) format_names, NULL);
+  g_settings_bind_with_mapping (settings, "build-tile-size", self->tile_size_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT, size_to_position, position_to_size, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -535,6 +724,8 @@ terrain_editor_build_dialog_new (TerrainEditorApplication *application,
                        "modal", parent != NULL,
                        NULL);
   self->application = application;
+  if (application != NULL && terrain_editor_application_get_settings (application) != NULL)
+    bind_settings (self, terrain_editor_application_get_settings (application));
   return self;
 }
 
@@ -591,4 +782,13 @@ terrain_editor_build_dialog_get_error_message (TerrainEditorBuildDialog *self)
 {
   g_return_val_if_fail (TERRAIN_EDITOR_IS_BUILD_DIALOG (self), NULL);
   return self->error_message;
+}
+
+/* The builder's findings of the last build that succeeded, as shown (one
+ * a line), or NULL when there were none. */
+const char *
+terrain_editor_build_dialog_get_issues_text (TerrainEditorBuildDialog *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_BUILD_DIALOG (self), NULL);
+  return self->issues_text;
 }

@@ -27,5 +27,6 @@ void                      terrain_editor_build_dialog_set_output        (Terrain
 gboolean                  terrain_editor_build_dialog_get_running       (TerrainEditorBuildDialog *self);
 GFile                    *terrain_editor_build_dialog_get_result        (TerrainEditorBuildDialog *self);
 const char               *terrain_editor_build_dialog_get_error_message (TerrainEditorBuildDialog *self);
+const char               *terrain_editor_build_dialog_get_issues_text   (TerrainEditorBuildDialog *self);
 
 G_END_DECLS

@@ -399,6 +399,71 @@ test_dds_texture_tree (void)
     }
 }
 
+/* The builder's findings: a 50x30 heightfield padded to 65x65 (64% of
+ * the terrain padding) and a 512x256 texture over it stretched are
+ * warnings; resampled, or a square heightfield, nothing is padded. */
+static void
+test_issues (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (50, 30, 1.0, &error);
+  g_autoptr(TerrainImage) picture = make_picture (512, 256, FALSE);
+  gfloat *data = terrain_heightfield_get_data (field, NULL);
+  const TerrainIssue *issue;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < 50 * 30; i++)
+    data[i] = (gfloat) (i % 17);
+  for (guint fit = 0; fit < 2; fit++)
+    {
+      g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+      g_autoptr(TerrainAtlasFile) atlas = NULL;
+      GPtrArray *issues;
+
+      terrain_atlas_builder_set_fit (builder, fit == 0 ? TERRAIN_HEIGHTFIELD_FIT_PAD
+                                                       : TERRAIN_HEIGHTFIELD_FIT_RESAMPLE);
+      terrain_atlas_builder_set_tree_depth (builder, 1);
+      terrain_atlas_builder_set_texture_image (builder, picture);
+      terrain_atlas_builder_set_tile_size (builder, 64);
+      issues = terrain_atlas_builder_get_issues (builder);
+      g_assert_cmpuint (issues->len, ==, 0);
+      atlas = terrain_atlas_builder_build (builder, NULL, &error);
+      g_assert_no_error (error);
+      issues = terrain_atlas_builder_get_issues (builder);
+      for (guint i = 0; i < issues->len; i++)
+        g_test_message ("%s", terrain_issue_get_message (g_ptr_array_index (issues, i)));
+      g_assert_cmpuint (issues->len, ==, fit == 0 ? 2 : 1);
+      if (fit == 0)
+        {
+          issue = g_ptr_array_index (issues, 0);
+          g_assert_cmpint (terrain_issue_get_severity (issue), ==, TERRAIN_SEVERITY_WARNING);
+          g_assert_cmpstr (terrain_issue_get_rule (issue), ==, "padded-heightmap");
+          g_assert_cmpstr (terrain_issue_get_section (issue), ==, "heights");
+          g_assert_nonnull (strstr (terrain_issue_get_message (issue),
+                                    "the 50x30 heightmap was padded to 65x65"));
+          g_assert_nonnull (strstr (terrain_issue_get_message (issue), "(64% of the terrain is padding)"));
+        }
+      /* Padded: 49 m across over 512 pixels, 29 m down over 256
+       * (resampled, the grid is 65x65). */
+      issue = g_ptr_array_index (issues, issues->len - 1);
+      g_assert_cmpint (terrain_issue_get_severity (issue), ==, TERRAIN_SEVERITY_WARNING);
+      g_assert_cmpstr (terrain_issue_get_rule (issue), ==, "stretched-texture");
+      if (fit == 0)
+        g_assert_nonnull (strstr (terrain_issue_get_message (issue),
+                                  "a pixel covers 0.0957 m across but 0.113 m down"));
+    }
+  {
+    g_autoptr(TerrainHeightfield) square = make_hills (65, 1.0, 10.0);
+    g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (square);
+    g_autoptr(TerrainAtlasFile) atlas = NULL;
+
+    terrain_atlas_builder_set_tree_depth (builder, 1);
+    atlas = terrain_atlas_builder_build (builder, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (terrain_atlas_builder_get_issues (builder)->len, ==, 0);
+  }
+}
+
 /* A texture out of the heightmap's proportions is stretched with a
  * warning that gives both sizes; one in proportion says nothing. */
 static void
@@ -773,6 +838,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-encode", test_dds_encode);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-texture-tree", test_dds_texture_tree);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/non-square-texture", test_non_square_texture);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/issues", test_issues);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/colour-heightmaps", test_colour_heightmaps);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/one-heightmap-reader", test_one_heightmap_reader);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/report", test_report);

@@ -9,6 +9,13 @@
  * sprite then come out of the archive, and the map is drawn in the
  * palette's colours with the feature as its sprite. Closing the offer
  * hides it in every window.
+ *
+ * The Build Atlas dialog: the options of `terrain build-atlas` (vertical
+ * scale and offset, spacing, fit, error, texture format, quality, tile
+ * size and depth) set in the dialog reach the file built from a 50x30
+ * heightmap made here, the builder's warning that most of the padded
+ * terrain is padding is shown, and a new dialog starts with the options
+ * of the last.
  * G_DEBUG=fatal-warnings is set by the suite; TERRAIN_EDITOR_SCREENSHOT_DIR
  * keeps screenshots.
  *
@@ -24,6 +31,7 @@
 
 #include "terrain-test-util.h"
 #include "test-editor-util.h"
+#include "terrain-editor-build-dialog.h"
 
 TerrainEditorApplication *app;
 
@@ -378,6 +386,268 @@ test_first_run_archive (Fixture       *f,
   close_window (window);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Build Atlas                                                              */
+
+#define HM_W 50
+#define HM_H 30
+#define HM_SCALE 0.01
+#define HM_OFFSET -100.0
+#define HM_SPACING 4.0
+
+/* Heights 10 + x / 2 + y / 5 metres, stored as (h - HM_OFFSET) / HM_SCALE
+ * in a 16-bit grey PNG: read with HM_SCALE and HM_OFFSET, 10 to 40.3 m. */
+static GFile *
+write_heightmap (const char *dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (HM_W, HM_H, 1.0, &error);
+  gfloat *data = terrain_heightfield_get_data (field, NULL);
+  g_autoptr(TerrainImage) image = NULL;
+  g_autofree char *path = g_build_filename (dir, "hills.png", NULL);
+  GFile *file = g_file_new_for_path (path);
+
+  g_assert_no_error (error);
+  for (guint y = 0; y < HM_H; y++)
+    for (guint x = 0; x < HM_W; x++)
+      data[y * HM_W + x] = (gfloat) (10.0 + x / 2.0 + y / 5.0);
+  image = terrain_heightfield_to_image (field, HM_SCALE, HM_OFFSET, &error);
+  g_assert_no_error (error);
+  g_assert_true (terrain_image_save_png (image, file, NULL, &error));
+  g_assert_no_error (error);
+  return file;
+}
+
+/* 98x58 pixels: the heightmap's 49:29 proportions (no stretching). */
+static GFile *
+write_texture (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "texture.png", NULL);
+  g_autoptr(TerrainImage) image = terrain_image_new (TERRAIN_IMAGE_RGBA8, 98, 58, NULL);
+  guint8 *p = terrain_image_get_data (image, NULL);
+  GFile *file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  for (guint y = 0; y < 58; y++)
+    for (guint x = 0; x < 98; x++)
+      {
+        guint8 *q = p + y * terrain_image_get_stride (image) + 4 * x;
+
+        q[0] = (guint8) (x * 2);
+        q[1] = (guint8) (120 + y);
+        q[2] = 60;
+        q[3] = 255;
+      }
+  g_assert_true (terrain_image_save_png (image, file, NULL, &error));
+  g_assert_no_error (error);
+  return file;
+}
+
+static TerrainEditorBuildDialog *
+open_build_dialog (void)
+{
+  TerrainEditorBuildDialog *dialog = NULL;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "build-atlas", NULL);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (TERRAIN_EDITOR_IS_BUILD_DIALOG (l->data))
+      dialog = l->data;
+  g_assert_nonnull (dialog);
+  iterate (200);
+  return dialog;
+}
+
+static GtkWidget *
+dialog_child (TerrainEditorBuildDialog *dialog,
+              const char               *name)
+{
+  GtkWidget *widget = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (dialog),
+                                                                 TERRAIN_EDITOR_TYPE_BUILD_DIALOG, name));
+
+  g_assert_nonnull (widget);
+  return widget;
+}
+
+static void
+set_spin (TerrainEditorBuildDialog *dialog,
+          const char               *name,
+          double                    value)
+{
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (dialog_child (dialog, name));
+
+  /* Typed in and confirmed, as a user does. */
+  gtk_editable_set_text (GTK_EDITABLE (spin), g_ascii_dtostr ((char[G_ASCII_DTOSTR_BUF_SIZE]) { 0 },
+                                                              G_ASCII_DTOSTR_BUF_SIZE, value));
+  gtk_spin_button_update (spin);
+  g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (spin), value, 1e-9);
+}
+
+static double
+spin_value (TerrainEditorBuildDialog *dialog,
+            const char               *name)
+{
+  return gtk_spin_button_get_value (GTK_SPIN_BUTTON (dialog_child (dialog, name)));
+}
+
+static guint
+selected (TerrainEditorBuildDialog *dialog,
+          const char               *name)
+{
+  return gtk_drop_down_get_selected (GTK_DROP_DOWN (dialog_child (dialog, name)));
+}
+
+static void
+wait_build (TerrainEditorBuildDialog *dialog)
+{
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (terrain_editor_build_dialog_get_running (dialog) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (terrain_editor_build_dialog_get_running (dialog));
+}
+
+static void
+reset_build_settings (void)
+{
+  static const char *const keys[] = {
+    "build-vertical-scale", "build-vertical-offset", "build-spacing", "build-fit", "build-error",
+    "build-depth", "build-chunk-size", "build-texture-format", "build-quality", "build-tile-size",
+    "build-texture-depth",
+  };
+  GSettings *settings = terrain_editor_application_get_settings (app);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+static void
+test_build_atlas_options (void)
+{
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-editor-build-XXXXXX", &error);
+  g_autofree char *out_path = g_build_filename (dir, "hills.atlas", NULL);
+  g_autoptr(GFile) out_file = g_file_new_for_path (out_path);
+  g_autoptr(GFile) heightmap = NULL;
+  g_autoptr(GFile) texture = NULL;
+  g_autoptr(TerrainDocument) document = NULL;
+  g_autofree char *format = NULL;
+  TerrainEditorBuildDialog *dialog;
+  TerrainAtlasFile *atlas;
+  TerrainAtlasToc *toc;
+  TerrainAtlasBox box;
+  GtkWidget *issues;
+  gint toc_index;
+
+  g_assert_no_error (error);
+  reset_build_settings ();
+  heightmap = write_heightmap (dir);
+  texture = write_texture (dir);
+
+  /* The CLI's defaults to start with. */
+  dialog = open_build_dialog ();
+  g_assert_cmpfloat (spin_value (dialog, "scale_spin"), ==, 1.0);
+  g_assert_cmpfloat (spin_value (dialog, "spacing_spin"), ==, 0.0);
+  g_assert_cmpfloat (spin_value (dialog, "error_spin"), ==, 2.0);
+  g_assert_cmpfloat (spin_value (dialog, "quality_spin"), ==, 90.0);
+  g_assert_cmpuint (selected (dialog, "tile_size_dropdown"), ==, 2);   /* 256 */
+  g_assert_true (gtk_widget_get_sensitive (dialog_child (dialog, "quality_spin")));
+
+  terrain_editor_build_dialog_set_heightmap (dialog, heightmap);
+  terrain_editor_build_dialog_set_texture (dialog, texture);
+  terrain_editor_build_dialog_set_output (dialog, out_file);
+  set_spin (dialog, "scale_spin", HM_SCALE);
+  set_spin (dialog, "offset_spin", HM_OFFSET);
+  set_spin (dialog, "spacing_spin", HM_SPACING);
+  set_spin (dialog, "depth_spin", 2);
+  set_spin (dialog, "error_spin", 0.5);
+  set_spin (dialog, "quality_spin", 75);
+  set_spin (dialog, "texture_depth_spin", 2);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dialog_child (dialog, "format_dropdown")), 1);    /* PNG */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dialog_child (dialog, "tile_size_dropdown")), 0); /* 64 */
+  /* The quality is JPEG's alone. */
+  g_assert_false (gtk_widget_get_sensitive (dialog_child (dialog, "quality_spin")));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "build.start", NULL));
+  wait_build (dialog);
+  g_assert_null (terrain_editor_build_dialog_get_error_message (dialog));
+  g_assert_nonnull (terrain_editor_build_dialog_get_result (dialog));
+
+  /* The builder's warning, shown. */
+  issues = dialog_child (dialog, "issues_label");
+  g_test_message ("issues: %s", terrain_editor_build_dialog_get_issues_text (dialog));
+  g_assert_true (gtk_widget_get_visible (issues));
+  g_assert_true (has_label_containing (GTK_WIDGET (dialog), "the 50x30 heightmap was padded to 65x65"));
+  g_assert_true (has_label_containing (GTK_WIDGET (dialog), "64% of the terrain is padding"));
+  g_assert_false (has_label_containing (GTK_WIDGET (dialog), "stretched"));
+  iterate (200);
+  save_screenshot (GTK_WIDGET (dialog), "editor-build-dialog.png");
+
+  /* The file: 64 cells of 4 m a side, heights up to 40.3 m (scaled and
+   * offset; unscaled they would reach 14030), a depth-2 geometry tree, PNG tiles in a depth-2 texture tree. */
+  document = terrain_document_load (out_file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (TERRAIN_IS_ATLAS_FILE (document));
+  atlas = TERRAIN_ATLAS_FILE (document);
+  toc_index = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  g_assert_cmpint (toc_index, >=, 0);
+  toc = terrain_atlas_file_get_toc (atlas, (guint) toc_index);
+  g_assert_cmpuint (terrain_atlas_toc_get_tree_depth (toc), ==, 2);
+  {
+    g_autoptr(TerrainAtlasStub) root = terrain_atlas_toc_get_stub (toc, (guint) terrain_atlas_toc_find_stub (toc, 0, 0, 0));
+
+    g_assert_true (terrain_atlas_stub_get_bounds (root, &box));
+  }
+  g_test_message ("root bounds %g..%g, %g..%g, %g..%g", box.min[0], box.max[0], box.min[1], box.max[1],
+                  box.min[2], box.max[2]);
+  g_assert_cmpfloat_with_epsilon (box.max[0] - box.min[0], 64 * HM_SPACING, 0.01);
+  g_assert_cmpfloat_with_epsilon (box.max[1] - box.min[1], 64 * HM_SPACING, 0.01);
+  /* (The skirts hang below the lowest height.) */
+  g_assert_cmpfloat (box.min[2], <=, 10.5);
+  g_assert_cmpfloat (box.max[2], >=, 40.3 - 0.5);
+  g_assert_cmpfloat (box.max[2], <=, 40.3 + 0.5);
+  toc_index = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_TEXTURE, 0);
+  g_assert_cmpint (toc_index, >=, 0);
+  toc = terrain_atlas_file_get_toc (atlas, (guint) toc_index);
+  g_assert_cmpuint (terrain_atlas_toc_get_tree_depth (toc), ==, 2);
+  {
+    g_autoptr(TerrainAtlasTexture) tile = terrain_atlas_file_get_texture (atlas, (guint) toc_index, 0, &error);
+    guint w = 0, h = 0;
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (terrain_atlas_texture_get_extension (tile), ==, "png");
+    g_assert_true (terrain_atlas_texture_get_size (tile, &w, &h, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (w, ==, 64);
+  }
+
+  /* Remembered: in the settings, and in the next dialog. */
+  g_assert_cmpfloat (g_settings_get_double (settings, "build-vertical-scale"), ==, HM_SCALE);
+  g_assert_cmpfloat (g_settings_get_double (settings, "build-spacing"), ==, HM_SPACING);
+  format = g_settings_get_string (settings, "build-texture-format");
+  g_assert_cmpstr (format, ==, "png");
+  g_assert_cmpint (g_settings_get_int (settings, "build-tile-size"), ==, 64);
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (100);
+  dialog = open_build_dialog ();
+  g_assert_cmpfloat_with_epsilon (spin_value (dialog, "scale_spin"), HM_SCALE, 1e-9);
+  g_assert_cmpfloat_with_epsilon (spin_value (dialog, "offset_spin"), HM_OFFSET, 1e-9);
+  g_assert_cmpfloat_with_epsilon (spin_value (dialog, "spacing_spin"), HM_SPACING, 1e-9);
+  g_assert_cmpfloat_with_epsilon (spin_value (dialog, "error_spin"), 0.5, 1e-9);
+  g_assert_cmpfloat (spin_value (dialog, "depth_spin"), ==, 2);
+  g_assert_cmpfloat (spin_value (dialog, "quality_spin"), ==, 75);
+  g_assert_cmpfloat (spin_value (dialog, "texture_depth_spin"), ==, 2);
+  g_assert_cmpuint (selected (dialog, "format_dropdown"), ==, 1);
+  g_assert_cmpuint (selected (dialog, "tile_size_dropdown"), ==, 0);
+  g_assert_cmpuint (selected (dialog, "fit_dropdown"), ==, 0);
+  g_assert_false (gtk_widget_get_visible (dialog_child (dialog, "issues_label")));
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (100);
+
+  reset_build_settings ();
+  terrain_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -385,6 +655,7 @@ main (int   argc,
   int status;
 
   editor_test_init (&argc, &argv);
+  g_test_add_func ("/Terrain/Editor/build-atlas/options", test_build_atlas_options);
   /* The order matters: the last test closes the offer for the run. */
   g_test_add ("/Terrain/Editor/first-run/install-folder", Fixture, NULL, fixture_setup,
               test_first_run_folder, fixture_teardown);

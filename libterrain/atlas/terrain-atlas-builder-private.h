@@ -25,6 +25,12 @@ typedef struct
 
 typedef struct _BuildState BuildState;
 
+/* terrain-atlas-builder-issues.c: the findings of a build that succeeded
+ * (of TerrainIssue). */
+GPtrArray *terrain_atlas_build_issues_new (const TerrainAtlasBuildStats *stats,
+                                           TerrainHeightfieldFit         fit,
+                                           guint                         fitted_side);
+
 /* One parallel job: every item is handed to one worker thread. @scratch is
  * the worker's own state, made by @scratch_new for each worker. */
 typedef gboolean (*BuildItemFunc) (BuildState  *state,

@@ -63,6 +63,7 @@ struct _TerrainAtlasBuilder
   GDestroyNotify progress_destroy;
 
   TerrainAtlasBuildStats stats;
+  GPtrArray *issues;   /* of TerrainIssue: the last build's */
 };
 
 /**
@@ -162,6 +163,7 @@ terrain_atlas_builder_finalize (GObject *object)
 
   g_free (self->textures.tile_pattern);
   g_ptr_array_unref (self->textures.source_images);
+  g_ptr_array_unref (self->issues);
 
   G_OBJECT_CLASS (terrain_atlas_builder_parent_class)->finalize (object);
 }
@@ -179,6 +181,7 @@ static void
 terrain_atlas_builder_init (TerrainAtlasBuilder *self)
 {
   self->fit = TERRAIN_HEIGHTFIELD_FIT_PAD;
+  self->issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
   self->error = TERRAIN_ATLAS_BUILDER_DEFAULT_ERROR;
   self->version = TERRAIN_ATLAS_VERSION;
   self->goal_batch_size = TERRAIN_ATLAS_DEFAULT_GOAL_BATCH_SIZE;
@@ -670,6 +673,33 @@ terrain_atlas_builder_get_stats (TerrainAtlasBuilder *self)
 {
   g_return_val_if_fail (TERRAIN_IS_ATLAS_BUILDER (self), NULL);
   return &self->stats;
+}
+
+/**
+ * terrain_atlas_builder_get_issues:
+ * @self: a #TerrainAtlasBuilder
+ *
+ * Gets what the last build that succeeded did that its user should know,
+ * told from its figures ([method@Terrain.AtlasBuilder.get_stats]):
+ * warnings when a heightmap that is not square and 2^N+1 was padded (the
+ * share of the terrain that is padding; rule `padded-heightmap`, section
+ * `heights`) and when the texture is out of the heightmap's proportions and
+ * so stretched (the metres a pixel covers each way; `stretched-texture`,
+ * section `texture`), and remarks (%TERRAIN_SEVERITY_INFO) when the tree
+ * depth was raised to keep leaf chunks within the 16-bit limits
+ * (`raised-depth`) and when coarser levels got a larger error to stay
+ * within 65,535 vertices a chunk (`coarsened-levels`). `terrain
+ * build-atlas` prints them and the editor's Build Atlas dialog shows them.
+ * Empty before a build and after one that failed.
+ *
+ * Returns: (transfer none) (element-type TerrainIssue): the findings, in
+ *   that order
+ */
+GPtrArray *
+terrain_atlas_builder_get_issues (TerrainAtlasBuilder *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_BUILDER (self), NULL);
+  return self->issues;
 }
 
 void
@@ -1255,6 +1285,7 @@ run_build (TerrainAtlasBuilder  *self,
 
   memset (&self->stats, 0, sizeof self->stats);
   self->stats.max_error = -1.0;
+  g_ptr_array_set_size (self->issues, 0);
 
   if (self->version < 100)
     {
@@ -1380,6 +1411,8 @@ run_build (TerrainAtlasBuilder  *self,
   set_stage (state, "done", 1.0, 0.0);
   build_progress (state, 1.0);
   self->stats = state->stats;
+  g_ptr_array_unref (self->issues);
+  self->issues = terrain_atlas_build_issues_new (&self->stats, self->fit, state->side + 1);
   ok = TRUE;
 
 out:

@@ -14,6 +14,7 @@
 #include "terrain-version.h"
 #include "core/terrain-heightfield.h"
 #include "core/terrain-image.h"
+#include "core/terrain-issue.h"
 #include "terrain-atlas-file.h"
 #include "terrain-atlas-texture.h"
 
@@ -303,5 +304,7 @@ gboolean             terrain_atlas_builder_build_finish         (TerrainAtlasBui
 TERRAIN_AVAILABLE_IN_ALL
 const TerrainAtlasBuildStats *
                      terrain_atlas_builder_get_stats            (TerrainAtlasBuilder        *self);
+TERRAIN_AVAILABLE_IN_ALL
+GPtrArray           *terrain_atlas_builder_get_issues           (TerrainAtlasBuilder        *self);
 
 G_END_DECLS
