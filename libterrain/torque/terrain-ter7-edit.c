@@ -247,6 +247,8 @@ terrain_ter7_edit_new_paint (TerrainTer7File *file,
  * terrain_ter7_edit_get_report:
  * @self: a #TerrainTer7Edit
  *
+ * Gets what the edit did, for a status line or the command line's output.
+ *
  * Returns: (nullable): what the last apply changed, one line ("set 12 of
  *   16 samples at 4,4 to 10 m"), or %NULL before it was applied
  */
