@@ -35,6 +35,7 @@ test_globs (void)
   check_guess ("section.SCT", NULL, 0, "application/x-ta-sct");
   check_guess ("totala1.ufo", NULL, 0, "application/x-ta-hpi");
   check_guess ("maps.ccx", NULL, 0, "application/x-ta-hpi");
+  check_guess ("trees.GAF", NULL, 0, "application/x-ta-gaf");
   check_guess ("terrain.atlas", NULL, 0, "application/x-torque-atlas");
   check_guess ("terrain.chu", NULL, 0, "application/x-chunklod-chu");
   check_guess ("terrain.tqt", NULL, 0, "application/x-chunklod-tqt");
@@ -55,12 +56,16 @@ test_magic (void)
   guint8 tnt[64] = { 0x00, 0x20, 0x00, 0x00 };
   guint8 atlas[64] = { 'A', 'T', 'L', 'S', 4 };
   guint8 hpi[64] = { 'H', 'A', 'P', 'I', 0, 0, 1, 0 };
+  /* Version 0x00010100, one entry, then its offset (docs/formats/gaf.md). */
+  guint8 gaf[64] = { 0x00, 0x01, 0x01, 0x00, 1, 0, 0, 0, 0, 0, 0, 0, 16 };
   guint8 dat1[64] = { '1', 'T', 'A', 'D', 0x79, 0x5c, 0xe1, 0x6a };
 
   check_guess (NULL, tnt, sizeof tnt, "application/x-ta-tnt");
   check_guess (NULL, atlas, sizeof atlas, "application/x-torque-atlas");
   check_guess (NULL, hpi, sizeof hpi, "application/x-ta-hpi");
   check_guess (NULL, dat1, sizeof dat1, "application/x-insomniac-dat1");
+  check_guess (NULL, gaf, sizeof gaf, "application/x-ta-gaf");
+  check_guess ("sprites.bin", gaf, sizeof gaf, "application/x-ta-gaf");
   /* Magic wins over a wrong extension. */
   check_guess ("renamed.bin", atlas, sizeof atlas, "application/x-torque-atlas");
 }
