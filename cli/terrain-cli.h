@@ -61,6 +61,7 @@ int   terrain_command_convert          (int argc, char **argv);
 int   terrain_command_insomniac        (int argc, char **argv);
 int   terrain_command_hpi              (int argc, char **argv);
 int   terrain_command_ota              (int argc, char **argv);
+int   terrain_command_ter              (int argc, char **argv);
 int   terrain_command_tnt              (int argc, char **argv);
 int   terrain_command_tnt_lint         (int argc, char **argv);
 int   terrain_command_tnt_preview      (int argc, char **argv);

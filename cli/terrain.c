@@ -34,6 +34,7 @@ static const TerrainCliCommand commands[] = {
     terrain_command_insomniac },
   { "hpi", N_("HPI archives: list, extract, pack"), terrain_command_hpi },
   { "ota", N_("Map descriptions (.ota): show, set"), terrain_command_ota },
+  { "ter", N_("Edit Torque3D terrains (.ter v7): set-height, paint"), terrain_command_ter },
   { "tnt", N_("Edit TA maps: features, heights, void, paint, resize, import-image, "
        "import-heightmap, minimap, stamp, lint, preview, unpack, pack"),
     terrain_command_tnt },

@@ -58,6 +58,7 @@
 # include "atlas/terrain-tqt-file.h"
 # include "atlas/terrain-chu-import.h"
 # include "torque/terrain-ter-file.h"
+# include "torque/terrain-ter7-edit.h"
 # include "torque/terrain-ter7-file.h"
 # include "insomniac/terrain-dat1.h"
 # include "insomniac/terrain-model.h"

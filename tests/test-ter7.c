@@ -429,6 +429,183 @@ test_cli_convert (void)
   terrain_test_remove_tree (dir);
 }
 
+/* TerrainTer7Edit: a rectangle of heights or layers, undone through a
+ * command stack back to the source bytes. */
+static void
+test_edit_commands (void)
+{
+  g_autoptr(GBytes) bytes = build_fixture (2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTer7File) ter = terrain_ter7_file_new_from_bytes (bytes, NULL, &error);
+  g_autoptr(TerrainCommandStack) stack = NULL;
+  g_autoptr(GBytes) written = NULL;
+  g_autoptr(TerrainCommand) raise = NULL;
+  g_autoptr(TerrainCommand) hole = NULL;
+  g_autoptr(TerrainCommand) outside = NULL;
+  g_autoptr(TerrainCommand) unnamed = NULL;
+  TerrainCommand *edit;
+  const guint8 *data;
+
+  g_assert_no_error (error);
+  stack = terrain_command_stack_new (TERRAIN_DOCUMENT (ter));
+  edit = raise = terrain_ter7_edit_new_set_height (ter, 1, 2, 2, 2, 320);
+  g_assert_true (terrain_command_stack_execute (stack, edit, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (terrain_ter7_edit_get_report (TERRAIN_TER7_EDIT (edit)), ==,
+                   "set 4 of 4 samples at 1,2 to 10 m");
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 1, 2), ==, 320);
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 2, 3), ==, 320);
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 0, 2), ==, 100 * 8 + 7);
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 3, 3), ==, 100 * 15 + 7);
+
+  edit = hole = terrain_ter7_edit_new_paint (ter, 2, 3, 2, 1, TERRAIN_TER7_EMPTY_LAYER);
+  g_assert_true (terrain_command_stack_execute (stack, edit, &error));
+  g_assert_cmpstr (terrain_ter7_edit_get_report (TERRAIN_TER7_EDIT (edit)), ==,
+                   "made 1 of 2 samples at 2,3 holes");
+  g_assert_cmpuint (terrain_ter7_file_get_layer (ter, 2, 3), ==, 255);
+
+  /* Only the edited samples' bytes change. */
+  written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ter), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (written), ==, g_bytes_get_size (bytes));
+  data = g_bytes_get_data (bytes, NULL);
+  for (gsize i = 0; i < g_bytes_get_size (bytes); i++)
+    {
+      gsize sample = i >= 5 && i < 5 + 2 * SIDE * SIDE ? (i - 5) / 2
+                     : i >= 5 + 2 * SIDE * SIDE && i < NAMES_AT ? i - 5 - 2 * SIDE * SIDE
+                     : G_MAXSIZE;
+      gboolean height = i < 5 + 2 * SIDE * SIDE;
+      gboolean edited = sample != G_MAXSIZE &&
+                        (height ? (sample / SIDE >= 2 && sample % SIDE >= 1 && sample % SIDE <= 2)
+                                : sample == 3 * SIDE + 2);
+
+      if (!edited)
+        g_assert_cmpuint (((const guint8 *) g_bytes_get_data (written, NULL))[i], ==, data[i]);
+    }
+
+  /* Outside the map, and a material the file does not name: refused. */
+  edit = outside = terrain_ter7_edit_new_set_height (ter, 3, 0, 2, 1, 0);
+  g_assert_false (terrain_command_stack_execute (stack, edit, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+  edit = unnamed = terrain_ter7_edit_new_paint (ter, 0, 0, 1, 1, 2);
+  g_assert_false (terrain_command_stack_execute (stack, edit, &error));
+  g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+
+  g_assert_true (terrain_command_stack_undo (stack));
+  g_assert_true (terrain_command_stack_undo (stack));
+  g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (ter)));
+  g_clear_pointer (&written, g_bytes_unref);
+  written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ter), &error);
+  g_assert_no_error (error);
+  terrain_test_assert_bytes_equal (bytes, written);
+}
+
+/* terrain ter set-height / paint on a fixture and on the real sample. */
+static void
+test_cli_edits (void)
+{
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-ter7");
+  g_autofree char *in = g_build_filename (dir, "in.ter", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.ter", NULL);
+  g_autofree char *sample = terrain_test_sample_path ("torque3d/Outpost_0.ter");
+  g_autoptr(GBytes) bytes = build_fixture (0);
+  g_autoptr(GBytes) written = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTer7File) ter = NULL;
+
+  terrain_test_write_bytes (in, bytes);
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "ter", "set-height", in, "0", "0", "12.5", "2", "1", "-o", out,
+                            NULL);
+
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "set 2 of 2 samples at 0,0 to 12.5 m"));
+  }
+  written = terrain_test_read_bytes (out);
+  ter = terrain_ter7_file_new_from_bytes (written, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 1, 0), ==, 400);
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 2, 0), ==, 207);
+
+  /* In place, by material name; the file's own bytes stay but the layer. */
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "ter", "paint", in, "3", "3", "grass", NULL);
+
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "material 0 (grass)"));
+  }
+  g_clear_pointer (&written, g_bytes_unref);
+  written = terrain_test_read_bytes (in);
+  g_assert_cmpuint (g_bytes_get_size (written), ==, g_bytes_get_size (bytes));
+  g_assert_cmpuint (((const guint8 *) g_bytes_get_data (written, NULL))[NAMES_AT - 1], ==, 0);
+  g_assert_cmpmem (g_bytes_get_data (written, NULL), NAMES_AT - 1,
+                   g_bytes_get_data (bytes, NULL), NAMES_AT - 1);
+
+  /* Bad usage and refused edits. */
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "ter", "paint", in, "0", "0", "lava", NULL);
+
+    g_assert_cmpint (r.status, ==, 64);
+    g_assert_nonnull (strstr (r.err, "lava"));
+  }
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "ter", "set-height", in, "0", "0", "3000", NULL);
+
+    g_assert_cmpint (r.status, ==, 64);
+  }
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "ter", "set-height", in, "4", "0", "1", NULL);
+
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "not inside"));
+  }
+
+  /* The real sample: a hole punched, everything else byte for byte. */
+  if (sample != NULL)
+    {
+      g_autoptr(GBytes) original = terrain_test_read_bytes (sample);
+      g_autoptr(TerrainTer7File) edited = NULL;
+      gsize layers_at, layers_size;
+      const guint8 *a, *b;
+
+      {
+        g_auto(TerrainTestCliResult) r =
+          terrain_test_run_cli (NULL, "ter", "paint", sample, "100", "200", "hole", "3", "2",
+                                "-o", out, NULL);
+
+        g_assert_cmpint (r.status, ==, 0);
+        g_assert_nonnull (strstr (r.out, "samples at 100,200 holes"));
+      }
+      g_clear_pointer (&written, g_bytes_unref);
+      written = terrain_test_read_bytes (out);
+      edited = terrain_ter7_file_new_from_bytes (written, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (terrain_ter7_file_get_layer (edited, 102, 201), ==, 255);
+      g_assert_true (terrain_ter7_file_get_section_span (edited, TERRAIN_TER7_SECTION_LAYER_MAP,
+                                                         &layers_at, &layers_size));
+      g_assert_cmpuint (g_bytes_get_size (written), ==, g_bytes_get_size (original));
+      a = g_bytes_get_data (original, NULL);
+      b = g_bytes_get_data (written, NULL);
+      for (gsize i = 0; i < g_bytes_get_size (original); i++)
+        {
+          gsize x = (i - layers_at) % 1024, y = (i - layers_at) / 1024;
+
+          if (i < layers_at || i >= layers_at + layers_size ||
+              x < 100 || x > 102 || y < 200 || y > 201)
+            g_assert_cmpuint (a[i], ==, b[i]);
+        }
+    }
+
+  terrain_test_remove_tree (dir);
+}
+
 /* The real file Torque3D's Full template ships (samples/README.md). */
 static void
 test_sample (void)
@@ -501,6 +678,8 @@ main (int   argc,
   g_test_add_func ("/Terrain/Ter7/bad-files", test_bad_files);
   g_test_add_func ("/Terrain/Ter7/heightfield-round-trip", test_heightfield_round_trip);
   g_test_add_func ("/Terrain/Ter7/cli-convert", test_cli_convert);
+  g_test_add_func ("/Terrain/Ter7/edit-commands", test_edit_commands);
+  g_test_add_func ("/Terrain/Ter7/cli-edits", test_cli_edits);
   terrain_test_add_sample_func ("/Terrain/Ter7/sample-outpost", test_sample);
 
   return g_test_run ();
