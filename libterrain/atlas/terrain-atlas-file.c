@@ -12,6 +12,7 @@
 #include "terrain-atlas-file-impl-private.h"
 #include "terrain-quadtree.h"
 #include "core/terrain-error.h"
+#include "core/terrain-io-private.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-relief-private.h"
 
@@ -295,21 +296,52 @@ compare_frames (gconstpointer a,
 
 /* Checks one referenced frame (§2): inside the file and after the TOCs,
  * ATSP, bodySize + 16 == stub length, the kind's head and tail markers. */
+/* A few bytes of the source around the frame marks being checked. The
+ * marks are read with terrain_bytes_pread(), not through the mapping: a
+ * fault maps up to 64 KiB of the file around the bytes read, so checking
+ * the head and tail of every frame through the mapping would map (and, at
+ * exit, unmap) the whole file. One read of a frame's tail also takes in
+ * the head of a frame that follows it. */
+typedef struct
+{
+  guint64 offset;
+  gsize length;
+  guint8 bytes[64];
+} FrameWindow;
+
+/* The little-endian u32 at @offset of the source (inside it: checked). */
+static guint32
+frame_window_u32 (TerrainAtlasFile *self,
+                  FrameWindow      *window,
+                  guint64           offset)
+{
+  guint32 value;
+
+  if (offset < window->offset || offset + 4 > window->offset + window->length)
+    {
+      window->offset = offset;
+      window->length = MIN (sizeof window->bytes, self->source_size - offset);
+      terrain_bytes_pread (self->source, offset, window->bytes, window->length);
+    }
+  memcpy (&value, window->bytes + (offset - window->offset), 4);
+  return GUINT32_FROM_LE (value);
+}
+
 static gboolean
 check_frame (TerrainAtlasFile  *self,
-             TerrainReader     *reader,
+             FrameWindow       *window,
              const FrameRef    *ref,
              GError           **error)
 {
   TerrainAtlasToc *toc = atlas_file_get_toc (self, ref->toc);
   TerrainAtlasTocKind kind = terrain_atlas_toc_get_kind (toc);
-  g_autofree char *where = atlas_file_describe_stub (self, ref->toc, ref->stub);
-  TerrainReader frame;
+  g_autofree char *where = NULL;
   guint32 magic, body, head, tail;
   guint64 end = (guint64) ref->offset + ref->length;
 
   if (ref->offset < self->toc_region_size)
     {
+      where = atlas_file_describe_stub (self, ref->toc, ref->stub);
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OVERLAP,
                    "Atlas %s: chunk at byte offset %u lies inside the TOC region, which ends "
                    "at byte offset %" G_GSIZE_FORMAT,
@@ -318,6 +350,7 @@ check_frame (TerrainAtlasFile  *self,
     }
   if (end > self->source_size)
     {
+      where = atlas_file_describe_stub (self, ref->toc, ref->stub);
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_TRUNCATED,
                    "Atlas %s: chunk at byte offset %u needs %u bytes, but the file ends at "
                    "byte offset %" G_GSIZE_FORMAT " (the file is truncated or the stub is wrong)",
@@ -326,19 +359,20 @@ check_frame (TerrainAtlasFile  *self,
     }
   if (ref->length < ATLAS_FRAME_OVERHEAD)
     {
+      where = atlas_file_describe_stub (self, ref->toc, ref->stub);
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                    "Atlas %s: chunk length %u at byte offset %u is shorter than the 16 bytes "
                    "of a chunk frame", where, ref->length, ref->offset);
       return FALSE;
     }
 
-  terrain_reader_sub (reader, ref->offset, ref->length, "Atlas chunk frame", &frame, NULL);
-  terrain_reader_read_u32 (&frame, &magic, NULL);
-  terrain_reader_read_u32 (&frame, &body, NULL);
-  terrain_reader_read_u32 (&frame, &head, NULL);
+  magic = frame_window_u32 (self, window, ref->offset);
+  body = frame_window_u32 (self, window, (guint64) ref->offset + 4);
+  head = frame_window_u32 (self, window, (guint64) ref->offset + 8);
 
   if (magic != ATLAS_FRAME_MAGIC)
     {
+      where = atlas_file_describe_stub (self, ref->toc, ref->stub);
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC,
                    "Atlas %s: chunk frame at byte offset %u starts with 0x%08X, not ATSP",
                    where, ref->offset, magic);
@@ -346,6 +380,7 @@ check_frame (TerrainAtlasFile  *self,
     }
   if ((guint64) body + ATLAS_FRAME_OVERHEAD != ref->length)
     {
+      where = atlas_file_describe_stub (self, ref->toc, ref->stub);
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                    "Atlas %s: bodySize %u at byte offset %u does not match the stub length %u "
                    "(bodySize + 16)", where, body, ref->offset + 4, ref->length);
@@ -355,18 +390,19 @@ check_frame (TerrainAtlasFile  *self,
     {
       guint32 expected = terrain_atlas_kind_head (kind);
 
+      where = atlas_file_describe_stub (self, ref->toc, ref->stub);
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC,
                    "Atlas %s: head marker 0x%08X at byte offset %u is not %.4s",
                    where, head, ref->offset + 8, (const char *) &expected);
       return FALSE;
     }
 
-  terrain_reader_seek (&frame, ref->length - 4, NULL);
-  terrain_reader_read_u32 (&frame, &tail, NULL);
+  tail = frame_window_u32 (self, window, end - 4);
   if (tail != terrain_atlas_kind_tail (kind))
     {
       guint32 expected = terrain_atlas_kind_tail (kind);
 
+      where = atlas_file_describe_stub (self, ref->toc, ref->stub);
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC,
                    "Atlas %s: tail marker 0x%08X at byte offset %" G_GUINT64_FORMAT " is not %.4s",
                    where, tail, end - 4, (const char *) &expected);
@@ -383,6 +419,7 @@ terrain_atlas_file_parse (TerrainDocument      *document,
                           GError              **error)
 {
   TerrainAtlasFile *self = TERRAIN_ATLAS_FILE (document);
+  FrameWindow window = { 0, 0, { 0 } };
   TerrainReader reader;
   guint32 magic;
   guint8 count;
@@ -448,12 +485,11 @@ terrain_atlas_file_parse (TerrainDocument      *document,
     }
   g_array_sort (self->frames, compare_frames);
 
-  terrain_reader_init (&reader, self->source, "Atlas");
   for (guint i = 0; i < self->frames->len; i++)
     {
       const FrameRef *ref = &g_array_index (self->frames, FrameRef, i);
 
-      if (!check_frame (self, &reader, ref, error))
+      if (!check_frame (self, &window, ref, error))
         return FALSE;
 
       /* Stubs may share a frame; distinct frames may not share bytes. */

@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "terrain-io.h"
+#include "terrain-io-private.h"
 #include "terrain-error.h"
 
 static void
@@ -83,6 +85,115 @@ read_small_file (const char *path)
   return g_bytes_new_take (data, size);
 }
 
+/* A mapped file keeps a descriptor for terrain_bytes_pread(), found by the
+ * address of its contents (one entry per live mapping). */
+typedef struct
+{
+  GMappedFile *mapped;
+  int fd;
+} MappedSource;
+
+G_LOCK_DEFINE_STATIC (mapped_sources);
+static GHashTable *mapped_sources;
+
+static void
+mapped_source_free (gpointer data)
+{
+  MappedSource *source = data;
+
+  G_LOCK (mapped_sources);
+  g_hash_table_remove (mapped_sources, g_mapped_file_get_contents (source->mapped));
+  G_UNLOCK (mapped_sources);
+  close (source->fd);
+  g_mapped_file_unref (source->mapped);
+  g_free (source);
+}
+
+/* @path mapped, with a descriptor kept for pread(); NULL when it cannot be. */
+static GBytes *
+map_file (const char  *path,
+          GError     **error)
+{
+  MappedSource *source;
+  GMappedFile *mapped;
+  const char *contents;
+  int fd;
+
+  mapped = g_mapped_file_new (path, FALSE, error);
+  if (mapped == NULL)
+    return NULL;
+  contents = g_mapped_file_get_contents (mapped);
+  fd = contents != NULL ? g_open (path, O_RDONLY | O_CLOEXEC, 0) : -1;
+  if (fd < 0)
+    {
+      GBytes *bytes = g_mapped_file_get_bytes (mapped);
+
+      g_mapped_file_unref (mapped);
+      return bytes;
+    }
+
+  source = g_new (MappedSource, 1);
+  source->mapped = mapped;
+  source->fd = fd;
+  G_LOCK (mapped_sources);
+  if (mapped_sources == NULL)
+    mapped_sources = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (mapped_sources, (gpointer) contents, source);
+  G_UNLOCK (mapped_sources);
+
+  return g_bytes_new_with_free_func (contents, g_mapped_file_get_length (mapped),
+                                     mapped_source_free, source);
+}
+
+gboolean
+terrain_bytes_pread (GBytes  *bytes,
+                     guint64  offset,
+                     void    *buffer,
+                     gsize    length)
+{
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+  int fd = -1;
+
+  if (offset > size || length > size - offset)
+    return FALSE;
+  if (length == 0)
+    return TRUE;
+
+  G_LOCK (mapped_sources);
+  if (mapped_sources != NULL)
+    {
+      MappedSource *source = g_hash_table_lookup (mapped_sources, data);
+
+      if (source != NULL && g_mapped_file_get_length (source->mapped) == size)
+        fd = source->fd;
+    }
+  G_UNLOCK (mapped_sources);
+
+  if (fd >= 0)
+    {
+      gsize done = 0;
+
+      while (done < length)
+        {
+          gssize n = pread (fd, (guint8 *) buffer + done, length - done,
+                            (off_t) (offset + done));
+
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n <= 0)
+            break;
+          done += (gsize) n;
+        }
+      if (done == length)
+        return TRUE;
+      /* Shortened or unreadable since it was mapped: the mapping decides. */
+    }
+
+  memcpy (buffer, data + offset, length);
+  return TRUE;
+}
+
 /**
  * terrain_file_load_bytes:
  * @file: the file to read
@@ -111,16 +222,13 @@ terrain_file_load_bytes (GFile         *file,
   path = g_file_get_path (file);
   if (path != NULL)
     {
-      g_autoptr(GMappedFile) mapped = NULL;
-
       bytes = read_small_file (path);
       if (bytes != NULL)
         return bytes;
 
-      mapped = g_mapped_file_new (path, FALSE, &local);
-
-      if (mapped != NULL)
-        return g_mapped_file_get_bytes (mapped);
+      bytes = map_file (path, &local);
+      if (bytes != NULL)
+        return bytes;
 
       /* Fall through for files that cannot be mapped (pipes, /proc). */
       g_clear_error (&local);
