@@ -170,6 +170,59 @@ test_rules (void)
   g_assert_cmpuint (count_rule (issues, "tnt.height-cliffs", TERRAIN_SEVERITY_WARNING), ==, 1);
 }
 
+/* The rules that test_rules sees silent: the lobby's required fields, and
+ * the findings of validation on the map and on the .ota, each carried over
+ * under its own rule with validation's severity. */
+static void
+test_validation_rules (void)
+{
+  static const char bare_ota[] =
+    "[GlobalHeader]\n{\n\tmissionname=Bare;\n\tsize=2 x 2;\n"
+    "\t[Schema 0]\n\t{\n\tType=Network 1;\n"
+    "\t\t[specials]\n\t\t{\n"
+    "\t\t\t[special0]\n\t\t\t{\n\t\t\tspecialwhat=StartPos1;\n\t\t\tXPos=48;\n\t\t\tZPos=48;\n\t\t\t}\n"
+    "\t\t\t[special1]\n\t\t\t{\n\t\t\tspecialwhat=StartPos1;\n\t\t\tXPos=96;\n\t\t\tZPos=96;\n\t\t\t}\n"
+    "\t\t}\n\t}\n}\n";
+  g_autoptr(TerrainTntMap) built = make_map ();
+  g_autoptr(TerrainTntMap) map = NULL;
+  g_autoptr(TerrainOtaFile) ota = NULL;
+  g_autoptr(GBytes) ota_bytes = g_bytes_new_static (bare_ota, strlen (bare_ota));
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) patched = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  guint8 *data;
+  gsize size;
+
+  /* Sea level 300 in the header (word 9, tnt-sct.md "Header"): the map
+   * loads, and validation warns that every cell is under water. */
+  saved = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (built), &error);
+  g_assert_no_error (error);
+  size = g_bytes_get_size (saved);
+  data = g_memdup2 (g_bytes_get_data (saved, NULL), size);
+  g_assert_cmpuint (size, >, 40);
+  data[36] = 300 & 0xff;
+  data[37] = 300 >> 8;
+  patched = g_bytes_new_take (data, size);
+  map = terrain_tnt_map_new_from_bytes (patched, NULL, &error);
+  g_assert_no_error (error);
+  ota = terrain_ota_file_new_from_bytes (ota_bytes, NULL, &error);
+  g_assert_no_error (error);
+
+  issues = terrain_tnt_lint (map, ota, NULL);
+  g_assert_cmpuint (count_rule (issues, "ota.fields", TERRAIN_SEVERITY_WARNING), ==, 1);
+  find_rule (issues, "ota.fields", "missiondescription, planet, numplayers");
+  g_assert_cmpuint (count_rule (issues, "tnt.validate", TERRAIN_SEVERITY_WARNING), >=, 1);
+  find_rule (issues, "tnt.validate", "sea level 300");
+  g_assert_cmpuint (count_rule (issues, "ota.validate", TERRAIN_SEVERITY_WARNING), >=, 1);
+  find_rule (issues, "ota.validate", "StartPos1 appears more than once");
+
+  /* The map as built has no finding of validation. */
+  g_clear_pointer (&issues, g_ptr_array_unref);
+  issues = terrain_tnt_lint (built, NULL, NULL);
+  g_assert_cmpuint (count_rule (issues, "tnt.validate", TERRAIN_SEVERITY_WARNING), ==, 0);
+}
+
 static void
 test_sarif (void)
 {
@@ -306,6 +359,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/Terrain/TntLint/rules", test_rules);
+  g_test_add_func ("/Terrain/TntLint/validation-rules", test_validation_rules);
   g_test_add_func ("/Terrain/TntLint/sarif", test_sarif);
   g_test_add_func ("/Terrain/TntLint/cli", test_cli);
   terrain_test_add_corpus_func ("/Terrain/TntLint/corpus", test_corpus);
