@@ -6,7 +6,9 @@
  * files byte for byte with their compression, and ARCHIVE.bak the archive
  * as it was; the title loses its unsaved mark only then. An archive that
  * cannot be read any more fails the save with the reason in the window and
- * the edits still unsaved. win.save-into-archive('URI') writes a loose map
+ * the edits still unsaved. Closing with unsaved changes and choosing Save
+ * writes an edited description back into the archive too.
+ * win.save-into-archive('URI') writes a loose map
  * and its description (the corpus's ban.tnt and ban.ota when there) into a
  * new .ufo as maps/NAME.tnt and maps/NAME.ota,
  * and the next Save goes into that archive. The suite runs with
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <libterrain.h>
 
+#include "terrain-editor-ota-panel.h"
 #include "terrain-test-util.h"
 #include "test-editor-util.h"
 
@@ -318,6 +321,79 @@ test_save_into_new (void)
   terrain_test_remove_tree (dir);
 }
 
+/* Closing with unsaved changes and choosing Save: a map inside an archive
+ * whose description was edited on the Map page is saved back into the
+ * archive, description and all, and the window closes. */
+static void
+test_close_save (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = terrain_test_make_tmp_dir ("test-editor-archive-XXXXXX");
+  g_autofree char *archive_path = g_build_filename (dir, "small.ufo", NULL);
+  g_autofree char *backup_path = g_build_filename (dir, "small.ufo.bak", NULL);
+  g_autofree char *member_path = g_strconcat (archive_path, ":maps/small.tnt", NULL);
+  g_autoptr(GFile) member_file = g_file_new_for_path (member_path);
+  g_autoptr(GBytes) tnt = build_tnt (40);
+  g_autoptr(GBytes) ota = g_bytes_new_static (small_ota, strlen (small_ota));
+  g_autoptr(GBytes) original = NULL;
+  g_autoptr(GBytes) backup = NULL;
+  g_autoptr(GBytes) expected_ota = NULL;
+  g_autoptr(TerrainOtaFile) reference = NULL;
+  g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+  g_autoptr(TerrainHpiArchive) saved = NULL;
+  TerrainEditorWindow *window;
+  TerrainEditorOtaPanel *panel;
+  GtkWindow *dialog;
+  GWeakRef ref;
+  gint64 deadline;
+
+  g_assert_true (terrain_hpi_writer_add_file (writer, "maps/small.tnt", tnt, TERRAIN_HPI_COMPRESSION_LZ77, &error));
+  g_assert_true (terrain_hpi_writer_add_file (writer, "maps/small.ota", ota, TERRAIN_HPI_COMPRESSION_ZLIB, &error));
+  g_assert_no_error (error);
+  original = terrain_hpi_writer_to_bytes (writer, &error);
+  g_assert_no_error (error);
+  terrain_test_write_bytes (archive_path, original);
+
+  window = open_and_wait (member_file);
+  panel = TERRAIN_EDITOR_OTA_PANEL (find_named (GTK_WIDGET (window), "ota-panel"));
+  g_assert_nonnull (panel);
+  gtk_editable_set_text (GTK_EDITABLE (terrain_editor_ota_panel_get_field (panel, "missionname")), "Small 2");
+  g_assert_cmpstr (title (window), ==, "• small.tnt");
+
+  g_weak_ref_init (&ref, window);
+  gtk_window_close (GTK_WINDOW (window));
+  iterate (100);
+  dialog = find_transient_of_type (GTK_WINDOW (window), GTK_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline)
+    {
+      GObject *still = g_weak_ref_get (&ref);
+
+      if (still == NULL)
+        break;
+      g_object_unref (still);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  iterate (100);
+  g_assert_null (g_weak_ref_get (&ref));
+  g_weak_ref_clear (&ref);
+
+  reference = terrain_ota_file_new_from_bytes (ota, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (terrain_ota_file_set_header_value (reference, "missionname", "Small 2", &error));
+  expected_ota = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (reference), &error);
+  g_assert_no_error (error);
+  saved = read_archive (archive_path);
+  g_assert_cmpuint (terrain_hpi_archive_get_n_files (saved), ==, 2);
+  assert_member (saved, "maps/small.tnt", tnt, TERRAIN_HPI_COMPRESSION_LZ77);
+  assert_member (saved, "maps/small.ota", expected_ota, TERRAIN_HPI_COMPRESSION_ZLIB);
+  backup = terrain_test_read_bytes (backup_path);
+  terrain_test_assert_bytes_equal (original, backup);
+  terrain_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -328,6 +404,7 @@ main (int    argc,
 
   g_test_add_func ("/Terrain/Editor/archive/save-back", test_save_back);
   g_test_add_func ("/Terrain/Editor/archive/save-into-new", test_save_into_new);
+  g_test_add_func ("/Terrain/Editor/archive/close-save", test_close_save);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (app));

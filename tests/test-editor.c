@@ -1052,7 +1052,8 @@ window_for_path (const char *path)
 
 /* A map inside an archive: the archive's window lists its files in the
  * Structure tab, and activating one (double-click, Enter) opens it in a
- * window of its own, saved with Save As. A broken map inside a sound
+ * window of its own (Save writes it back into the archive:
+ * test-editor-archive.c). A broken map inside a sound
  * archive fails in its window. */
 static void
 test_open_archive_member (void)
@@ -1113,7 +1114,7 @@ test_open_archive_member (void)
   assert_loaded (member, &tnt_member_case, member_file);
   /* With the map description of the same name, from the archive. */
   g_assert_nonnull (terrain_editor_map_view_get_ota (map_view (member)));
-  /* It has no file of its own to save in place: Save asks where. */
+  /* It has no file of its own: Save writes it back into the archive. */
   g_assert_null (terrain_document_get_file (terrain_editor_window_get_document (member)));
   save_screenshot (GTK_WIDGET (archive), "editor-hpi.png");
   save_screenshot (GTK_WIDGET (member), "editor-hpi-member.png");
