@@ -199,6 +199,8 @@ map_view_ensure_features (TerrainEditorMapView *self)
 
 static void
 update_adjustments (TerrainEditorMapView *self);
+static gboolean
+apply_fit (TerrainEditorMapView *self);
 
 /* Whether a render or export failed only because the format has no such
  * picture. */
@@ -430,6 +432,161 @@ rerender_in_thread (TerrainEditorMapView *self,
   g_object_unref (task);
 }
 
+/* An Atlas whose geometry tree is this deep or deeper (1,024 leaf chunks
+ * and more) draws its picture in a worker thread: the picture decodes
+ * every leaf chunk, seconds for a 500 MB file, and the window must paint
+ * at once. */
+#define THREAD_RENDER_ATLAS_DEPTH 6
+
+typedef struct
+{
+  GFile *file;
+  guint  generation;
+} AtlasJob;
+
+typedef struct
+{
+  GdkTexture *texture;
+  guint       width, height, factor, magnify;
+} AtlasPicture;
+
+static void
+atlas_job_free (AtlasJob *job)
+{
+  g_object_unref (job->file);
+  g_free (job);
+}
+
+static void
+atlas_picture_free (AtlasPicture *picture)
+{
+  g_clear_object (&picture->texture);
+  g_free (picture);
+}
+
+/* Whether the document is an Atlas to draw in a thread: a deep tree, and
+ * unedited, so that a second copy opened from its file has the same
+ * chunks (the worker never touches the window's document). */
+static gboolean
+atlas_draws_in_thread (TerrainEditorMapView *self)
+{
+  TerrainAtlasFile *atlas;
+  gint toc;
+
+  if (!TERRAIN_IS_ATLAS_FILE (self->document) ||
+      terrain_document_get_file (self->document) == NULL ||
+      terrain_document_get_modified (self->document))
+    return FALSE;
+  atlas = TERRAIN_ATLAS_FILE (self->document);
+  toc = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  return toc >= 0 &&
+         terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (atlas, (guint) toc))
+         >= THREAD_RENDER_ATLAS_DEPTH;
+}
+
+static void
+atlas_render_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  AtlasJob *job = task_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainDocument) copy = terrain_document_load (job->file, NULL, cancellable, &error);
+  g_autoptr(TerrainImage) image = NULL;
+  AtlasPicture *picture;
+
+  if (copy != NULL && !g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      g_autoptr(TerrainRenderOptions) options = terrain_palette_to_render_options (NULL);
+
+      image = terrain_document_render_image (copy, options, &error);
+      if (image == NULL)
+        {
+          g_clear_error (&error);
+          image = terrain_document_export_heights (copy, &error);
+        }
+    }
+  if (image == NULL || g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  picture = g_new0 (AtlasPicture, 1);
+  picture->width = terrain_image_get_width (image);
+  picture->height = terrain_image_get_height (image);
+  picture->factor = reduction_factor (picture->width, picture->height);
+  picture->magnify = picture->factor == 1
+                     ? MAX (1, MIN_TEXTURE_SIDE / MAX (picture->width, picture->height)) : 1;
+  picture->texture = texture_from_image (image, picture->factor, picture->magnify);
+  g_task_return_pointer (task, picture, (GDestroyNotify) atlas_picture_free);
+}
+
+static void
+atlas_render_done (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (source);
+  AtlasJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  AtlasPicture *picture = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (job->generation != self->render_generation)
+    {
+      g_clear_pointer (&picture, atlas_picture_free);
+      return;   /* a newer render is under way, or the document went */
+    }
+  g_clear_object (&self->render_cancellable);
+  g_clear_pointer (&self->message, g_free);
+  if (picture == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        self->message = g_strdup_printf (_("The picture could not be drawn: %s"), error->message);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  g_set_object (&self->texture, picture->texture);
+  self->texture_scale = (double) picture->factor / picture->magnify;
+  self->map_width = picture->width;
+  self->map_height = picture->height;
+  self->cell_pixels = 1.0;
+  self->coarse = FALSE;
+  self->have_atlas_extent =
+    terrain_editor_atlas_get_terrain_box (TERRAIN_ATLAS_FILE (self->document), &self->atlas_extent) &&
+    self->atlas_extent.max[0] > self->atlas_extent.min[0] &&
+    self->atlas_extent.max[1] > self->atlas_extent.min[1];
+  atlas_picture_free (picture);
+  update_adjustments (self);
+  if (self->fit_pending)
+    self->fit_pending = !apply_fit (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Starts drawing a deep Atlas's picture in a worker thread, from a copy
+ * opened from its file; until it is done the view says so. */
+static void
+rerender_atlas_in_thread (TerrainEditorMapView *self)
+{
+  AtlasJob *job = g_new0 (AtlasJob, 1);
+  GTask *task;
+
+  job->file = g_object_ref (terrain_document_get_file (self->document));
+  job->generation = ++self->render_generation;
+  self->map_width = self->map_height = 0;
+  self->picture_document = self->picture_palette = NULL;
+  self->have_atlas_extent = FALSE;
+  self->message = g_strdup (_("Drawing the terrain…"));
+
+  self->render_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->render_cancellable, atlas_render_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) atlas_job_free);
+  g_task_set_name (task, "terrain-editor-atlas-picture");
+  g_task_run_in_thread (task, atlas_render_thread);
+  g_object_unref (task);
+}
+
 static void
 rerender (TerrainEditorMapView *self)
 {
@@ -461,6 +618,11 @@ rerender (TerrainEditorMapView *self)
       >= THREAD_RENDER_CELLS)
     {
       rerender_in_thread (self, previous, previous_coarse);
+      goto out;
+    }
+  if (atlas_draws_in_thread (self))
+    {
+      rerender_atlas_in_thread (self);
       goto out;
     }
   self->map_width = self->map_height = 0;

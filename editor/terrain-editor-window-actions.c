@@ -108,6 +108,8 @@ save_action (GtkWidget  *widget,
 
   if (window_can_save_in_place (self))
     window_save_to (self, self->file);
+  else if (window_archive_can_save (self))
+    window_archive_save (self);
   else
     window_save_as_dialog (self);
 }
@@ -361,4 +363,5 @@ window_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.brush-larger", NULL, brush_size_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketleft, 0, "win.brush-smaller", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketright, 0, "win.brush-larger", NULL);
+  window_archive_class_init (widget_class);
 }

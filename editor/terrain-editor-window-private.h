@@ -4,7 +4,7 @@
  * terrain-editor-window.c (the class, messages, title, opening a document,
  * closing), -panels.c (Structure, Findings, Features and Tiles tabs),
  * -atlas.c (Atlas stubs and the Atlas tool), -actions.c (saving and the
- * other window actions), -tools.c (the editing tools) and -recovery.c
+ * other window actions), -archive.c (saving maps into HPI archives), -tools.c (the editing tools) and -recovery.c
  * (recovery copies of unsaved edits).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -193,6 +193,11 @@ void window_remove_feature_at (TerrainEditorWindow *self,
 void window_save_as_dialog (TerrainEditorWindow *self);
 gboolean window_save_to (TerrainEditorWindow *self,
                          GFile               *file);
+
+/* terrain-editor-window-archive.c */
+gboolean window_archive_can_save (TerrainEditorWindow *self);
+gboolean window_archive_save (TerrainEditorWindow *self);
+void window_archive_class_init (GtkWidgetClass *widget_class);
 
 /* terrain-editor-window-ota.c */
 void window_ota_init (TerrainEditorWindow *self);

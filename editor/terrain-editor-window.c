@@ -215,6 +215,7 @@ update_actions (TerrainEditorWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", has_doc);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", has_doc);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-into-archive", tnt);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo",
                                  self->stack != NULL && terrain_command_stack_get_can_undo (self->stack));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo",
@@ -676,6 +677,11 @@ on_confirm_response (GtkDialog           *dialog,
       if (window_can_save_in_place (self))
         {
           if (window_save_to (self, self->file))
+            close_after_dialog (self);
+        }
+      else if (window_archive_can_save (self))
+        {
+          if (window_archive_save (self))
             close_after_dialog (self);
         }
       else

@@ -902,6 +902,68 @@ test_open_format (gconstpointer data)
   remove_dir (dir);
 }
 
+static char *
+first_finding (TerrainEditorWindow *window)
+{
+  GtkSelectionModel *model = gtk_list_view_get_model (GTK_LIST_VIEW (child (window, "findings_list")));
+  g_autoptr(TerrainEditorItem) item = g_list_model_get_item (G_LIST_MODEL (model), 0);
+
+  return g_strdup (item != NULL ? terrain_editor_item_get_title (item) : "");
+}
+
+/* A deep Atlas (1,024 leaf chunks) opens at once: its findings and its 2D
+ * picture are made in worker threads from a copy of the file, the window
+ * saying so meanwhile, then shown as for any other file. */
+static void
+test_open_deep_atlas (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-editor-deep-XXXXXX", &error);
+  g_autoptr(TerrainHeightfield) field = hills (129);
+  g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *first = NULL;
+  TerrainEditorWindow *window;
+  GtkSelectionModel *model;
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  g_assert_no_error (error);
+  terrain_atlas_builder_set_tree_depth (builder, 6);
+  bytes = save_document (terrain_atlas_builder_build (builder, NULL, &error));
+  file = write_file (dir, "deep.atlas", bytes, g_bytes_get_size (bytes));
+  window = open_through_app (file);
+
+  /* Open, and saying what is still being made. */
+  g_assert_cmpstr (visible_page (window), ==, "document");
+  g_assert_cmpstr (terrain_editor_map_view_get_message (map_view (window)), ==,
+                   _("Drawing the terrain…"));
+  first = first_finding (window);
+  g_assert_cmpstr (first, ==, _("Checking the file…"));
+  save_screenshot (GTK_WIDGET (window), "editor-atlas-drawing.png");
+
+  while ((terrain_editor_map_view_get_message (map_view (window)) != NULL ||
+          g_strcmp0 (first, _("Checking the file…")) == 0) && g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_free (first);
+      first = first_finding (window);
+    }
+
+  /* The same findings as checking the window's document, and a picture. */
+  g_assert_null (terrain_editor_map_view_get_message (map_view (window)));
+  issues = terrain_document_validate (terrain_editor_window_get_document (window));
+  model = gtk_list_view_get_model (GTK_LIST_VIEW (child (window, "findings_list")));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, MAX (issues->len, 1));
+  texture = render_map_view (window);
+  g_assert_cmpuint (count_colours (texture), >, 8);
+  save_screenshot (GTK_WIDGET (window), "editor-atlas-drawn.png");
+  close_window (window);
+  remove_dir (dir);
+}
+
 /* The editor opens heightmaps through the library's one reader with the
  * encoding `terrain-editor --heightmap-format` names: the same PNG is
  * Terrain-RGB by detection and Terrarium when named so. */
@@ -1424,6 +1486,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/Editor/shortcuts", test_shortcuts);
   g_test_add_func ("/Terrain/Editor/open/hpi-member", test_open_archive_member);
   g_test_add_func ("/Terrain/Editor/open/heightmap-format", test_open_heightmap_format);
+  g_test_add_func ("/Terrain/Editor/open/deep-atlas", test_open_deep_atlas);
   g_test_add_func ("/Terrain/Editor/atlas-structure", test_atlas_structure);
   g_test_add_func ("/Terrain/Editor/overlay-toggles", test_overlay_toggles);
   for (guint i = 0; i < G_N_ELEMENTS (format_cases); i++)
