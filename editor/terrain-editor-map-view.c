@@ -702,9 +702,13 @@ queue_rerender (TerrainEditorMapView *self)
 static void
 on_cells_changed (TerrainEditorMapView *self)
 {
-  /* Heights and feature words feed the overlays only. */
+  /* With a palette, heights and feature words feed the overlays only;
+   * without one the picture is the heights in grey: drawn again (once
+   * an idle, however many dabs a stroke makes before it). */
   invalidate_features (self);
   map_view_check_selection (self);
+  if (self->palette == NULL)
+    queue_rerender (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

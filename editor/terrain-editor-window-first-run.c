@@ -22,13 +22,36 @@
 /* The archive kinds the game mounts (TerrainGameFiles). */
 static const char *const archive_suffixes[] = { "hpi", "ufo", "ccx", "gpf", "gp3", NULL };
 
+/* Whether the install's palette, features and sprites would change how the
+ * window shows its document: no document yet, or one of Total
+ * Annihilation's (a Torque or Insomniac terrain has no use for them). */
+static gboolean
+shows_ta_files (TerrainEditorWindow *self)
+{
+  if (self->document == NULL)
+    return TRUE;
+  switch (terrain_document_get_format (self->document))
+    {
+    case TERRAIN_FORMAT_TNT:
+    case TERRAIN_FORMAT_SCT:
+    case TERRAIN_FORMAT_HPI:
+    case TERRAIN_FORMAT_OTA:
+    case TERRAIN_FORMAT_TDF:
+    case TERRAIN_FORMAT_GAF:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 void
 window_first_run_update (TerrainEditorWindow *self)
 {
   TerrainEditorApplication *app = window_get_app (self);
 
   gtk_info_bar_set_revealed (self->first_run_bar,
-                             app != NULL && terrain_editor_application_get_offers_game_files (app));
+                             app != NULL && terrain_editor_application_get_offers_game_files (app) &&
+                             shows_ta_files (self));
 }
 
 static void

@@ -348,6 +348,7 @@ window_set_document (TerrainEditorWindow *self,
   window_fill_findings (self);
   window_fill_tiles (self);
   window_fill_atlas (self);
+  window_first_run_update (self);
   gtk_stack_set_visible_child_name (self->main_stack, document != NULL ? "document" : "empty");
   /* Feature lists are for TNT maps. */
   gtk_widget_set_visible (gtk_notebook_get_nth_page (self->side_notebook, 2),

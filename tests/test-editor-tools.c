@@ -7,7 +7,10 @@
  * the cells under it and nothing far away. Zooming about a point keeps the
  * cell under it; a palette change fits the map in the view again; closing
  * a window with unsaved changes and choosing Discard closes it without a
- * warning (the test runs with G_DEBUG=fatal-warnings).
+ * warning (the test runs with G_DEBUG=fatal-warnings). With the corpus,
+ * ban.tnt in grey takes a brush stroke ending at the pointer (the cell under
+ * it raised, the ring about it), and with the TA palette its sea level is
+ * raised with the spin button (low cells tinted by depth in the view).
  * TERRAIN_EDITOR_SCREENSHOT_DIR keeps screenshots.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -441,15 +444,16 @@ water_alpha (TerrainEditorMapView *view,
              guint                 y)
 {
   GdkTexture *water = terrain_editor_map_view_get_water (view);
+  TerrainTntMap *map = TERRAIN_TNT_MAP (terrain_editor_map_view_get_document (view));
   g_autofree guint8 *texels = NULL;
   int width;
 
   if (water == NULL)
     return 0;
   width = gdk_texture_get_width (water);
-  g_assert_cmpint (width, ==, MAP_W);
-  g_assert_cmpint (gdk_texture_get_height (water), ==, MAP_H);
-  texels = g_malloc ((gsize) width * MAP_H * 4);
+  g_assert_cmpint (width, ==, terrain_tnt_map_get_width (map));
+  g_assert_cmpint (gdk_texture_get_height (water), ==, terrain_tnt_map_get_height (map));
+  texels = g_malloc ((gsize) width * gdk_texture_get_height (water) * 4);
   gdk_texture_download (water, texels, (gsize) width * 4);
   /* GdkTexture downloads as Cairo's ARGB32: alpha is byte 3. */
   return texels[((gsize) y * width + x) * 4 + 3];
@@ -489,13 +493,382 @@ test_sea_level_2d (Fixture       *f,
       deep = water_alpha (view, 3, 3);
       g_assert_cmpuint (deep, >, shallow);
       g_assert_cmpuint (water_alpha (view, BX, BY), ==, 0);
-      if (mode == 0)
-        save_screenshot (GTK_WIDGET (window), "editor-sea-level-2d.png");
 
       gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
       g_assert_null (terrain_editor_map_view_get_water (view));
       close_window (window);
     }
+}
+
+/* ban.tnt (corpus) opened in a 1100x760 window without the grid, its full
+ * picture drawn; NULL when it is not in the corpus. */
+static TerrainEditorWindow *
+open_ban (void)
+{
+  g_autofree char *map_path = terrain_test_corpus_path ("ta/maps/ban.tnt");
+  g_autoptr(GFile) map_file = NULL;
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  gint64 deadline;
+
+  if (map_path == NULL)
+    return NULL;
+  map_file = g_file_new_for_path (map_path);
+  window = open_and_wait (map_file);
+  view = map_view (window);
+  g_object_set (window, "show-grid", FALSE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while ((terrain_editor_map_view_get_picture (view) != TERRAIN_EDITOR_MAP_PICTURE_FULL
+          || gtk_widget_get_width (GTK_WIDGET (view)) < 200)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  iterate (200);
+  g_assert_cmpint (terrain_editor_map_view_get_picture (view), ==, TERRAIN_EDITOR_MAP_PICTURE_FULL);
+  return window;
+}
+
+/* The view's pixels as drawn now (B8G8R8A8, GDK_MEMORY_DEFAULT); its width
+ * and height in *width, *height. */
+static guint8 *
+view_pixels (TerrainEditorMapView *view,
+             int                  *width,
+             int                  *height)
+{
+  g_autoptr(GdkTexture) texture = render_widget (GTK_WIDGET (view));
+  guint8 *data;
+
+  *width = gdk_texture_get_width (texture);
+  *height = gdk_texture_get_height (texture);
+  data = g_malloc ((gsize) *width * *height * 4);
+  gdk_texture_download (texture, data, (gsize) *width * 4);
+  return data;
+}
+
+/* The brightest channel of the pixels within 2 of (x, y). */
+static guint
+brightest_near (const guint8 *data,
+                int           width,
+                int           height,
+                double        x,
+                double        y)
+{
+  guint best = 0;
+
+  for (int j = (int) y - 2; j <= (int) y + 2; j++)
+    for (int i = (int) x - 2; i <= (int) x + 2; i++)
+      if (i >= 0 && j >= 0 && i < width && j < height)
+        {
+          const guint8 *p = data + ((gsize) j * width + i) * 4;
+
+          best = MAX (best, MIN (MIN (p[0], p[1]), p[2]));
+        }
+  return best;
+}
+
+/* ban.tnt in grey (no palette), 4 pixels a cell: a brush stroke ending at
+ * the pointer raises the cell under it (brighter there in the view) and
+ * nothing far away, and the brush's ring is drawn about the pointer;
+ * docs/screenshots/editor-grey-brush-stroke.png. */
+static void
+test_grey_brush_ban (void)
+{
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  TerrainTntMap *map;
+  TerrainCommandStack *stack;
+  GtkAdjustment *radius, *strength;
+  g_autofree guint8 *before = NULL;
+  g_autofree guint8 *after = NULL;
+  g_autofree guint8 *ringed = NULL;
+  double px, py, cx, cy, ppc, r;
+  int width, height, tx = -1, ty = -1, far_y;
+  guint8 h0, far0;
+  guint ring;
+
+  g_settings_reset (settings, "palette-path");
+  window = open_ban ();
+  if (window == NULL)
+    {
+      g_test_skip ("ban.tnt is not in the corpus");
+      return;
+    }
+  view = map_view (window);
+  map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  stack = terrain_editor_window_get_command_stack (window);
+  radius = GTK_ADJUSTMENT (child_object (window, "radius_adjustment"));
+  strength = GTK_ADJUSTMENT (child_object (window, "strength_adjustment"));
+  g_assert_null (terrain_editor_application_get_palette (app));
+
+  /* A cell on a slope (the most relief about it, of every fourth cell's),
+   * low enough to be raised: a stroke there crosses the map's shapes. */
+  {
+    guint w = terrain_tnt_map_get_width (map), hgt = terrain_tnt_map_get_height (map), best = 0;
+
+    for (guint y = 16; y + 16 < hgt; y += 4)
+      for (guint x = 16; x + 16 < w; x += 4)
+        {
+          guint8 c = terrain_tnt_map_get_cell_height (map, x, y), lo = 255, hi = 0;
+
+          if (c < 40 || c > 200)
+            continue;
+          for (guint j = y - 8; j <= y + 8; j += 2)
+            for (guint i = x - 8; i <= x + 8; i += 2)
+              {
+                guint8 n = terrain_tnt_map_get_cell_height (map, i, j);
+
+                lo = MIN (lo, n);
+                hi = MAX (hi, n);
+              }
+          if ((guint) (hi - lo) > best)
+            {
+              best = hi - lo;
+              tx = (int) x;
+              ty = (int) y;
+            }
+        }
+  }
+  g_assert_cmpint (tx, >=, 0);
+  h0 = terrain_tnt_map_get_cell_height (map, (guint) tx, (guint) ty);
+  /* A cell 40 rows away, out of the brush's reach. */
+  far_y = ty >= 40 ? ty - 40 : ty + 40;
+  far0 = terrain_tnt_map_get_cell_height (map, (guint) tx, (guint) far_y);
+
+  /* Grey: one picture pixel a cell. */
+  terrain_editor_map_view_set_zoom (view, 4);
+  iterate (50);
+  terrain_editor_map_view_center_on (view, tx + 0.5, ty + 0.5);
+  iterate (100);
+  ppc = terrain_editor_map_view_get_zoom (view);
+  px = gtk_widget_get_width (GTK_WIDGET (view)) / 2.0;
+  py = gtk_widget_get_height (GTK_WIDGET (view)) / 2.0;
+  terrain_editor_map_view_cell_at (view, px, py, &cx, &cy);
+  g_test_message ("cell %d, %d (height %u) at the pointer %.0f, %.0f: %.2f, %.2f; %.1f px a cell",
+                  tx, ty, h0, px, py, cx, cy, ppc);
+  g_assert_cmpint ((int) floor (cx), ==, tx);
+  g_assert_cmpint ((int) floor (cy), ==, ty);
+  before = view_pixels (view, &width, &height);
+
+  /* A stroke from 12 cells up-left to the pointer. */
+  gtk_adjustment_set_value (radius, 6);
+  gtk_adjustment_set_value (strength, 12);
+  r = gtk_adjustment_get_value (radius);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "brush");
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_PRESS, cx - 12, cy - 6, 1u, (GdkModifierType) 0);
+  for (guint i = 1; i <= 24; i++)
+    g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_DRAG, cx - 12 + i * 0.5, cy - 6 + i * 0.25, 1u,
+                           (GdkModifierType) 0);
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_RELEASE, cx, cy, 1u, (GdkModifierType) 0);
+  g_test_message ("height under the pointer %u -> %u", h0,
+                  terrain_tnt_map_get_cell_height (map, (guint) tx, (guint) ty));
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, (guint) tx, (guint) ty), >, h0 + 8);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, (guint) tx, (guint) far_y), ==, far0);
+  g_assert_cmpuint (terrain_command_stack_get_undo_depth (stack), ==, 1);
+
+  /* The view: brighter at the pointer (without the ring's light fill),
+   * once the grey picture is drawn again (an idle; up to 10 s)... */
+  terrain_editor_map_view_set_brush (view, FALSE, 0, 0, 0);
+  {
+    gsize at = ((gsize) py * width + (gsize) px) * 4;
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    for (;;)
+      {
+        iterate (50);
+        g_clear_pointer (&after, g_free);
+        after = view_pixels (view, &width, &height);
+        if (after[at + 1] > before[at + 1] || g_get_monotonic_time () > deadline)
+          break;
+      }
+    g_test_message ("grey at the pointer %u -> %u", before[at + 1], after[at + 1]);
+    g_assert_cmpuint (after[at + 1], >, before[at + 1] + 8);
+  }
+  /* ... and the ring about it, where the brush leaves it after the stroke. */
+  g_signal_emit_by_name (view, "cell-event", TERRAIN_EDITOR_MAP_HOVER, cx, cy, 0u, (GdkModifierType) 0);
+  iterate (50);
+  ringed = view_pixels (view, &width, &height);
+  ring = 0;
+  for (guint a = 0; a < 8; a++)
+    {
+      double rx = px + r * ppc * cos (a * G_PI / 4), ry = py + r * ppc * sin (a * G_PI / 4);
+
+      if (brightest_near (ringed, width, height, rx, ry) >= 225 && brightest_near (after, width, height, rx, ry) < 225)
+        ring++;
+    }
+  g_test_message ("ring seen at %u of 8 points", ring);
+  g_assert_cmpuint (ring, ==, 8);
+  save_screenshot (GTK_WIDGET (window), "editor-grey-brush-stroke.png");
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_cmpuint (terrain_tnt_map_get_cell_height (map, (guint) tx, (guint) ty), ==, h0);
+  gtk_adjustment_set_value (radius, 4);
+  gtk_adjustment_set_value (strength, 4);
+  close_window (window);
+}
+
+/* The squared distance of a B8G8R8A8 pixel from the water's colour. */
+static guint
+water_distance (const guint8 *p)
+{
+  int b = p[0] - 190, g = p[1] - 70, r = p[2] - 20;
+
+  return (guint) (r * r + g * g + b * b);
+}
+
+static int
+compare_heights (gconstpointer a,
+                 gconstpointer b)
+{
+  return (int) *(const guint8 *) a - (int) *(const guint8 *) b;
+}
+
+/* ban.tnt (corpus) with the TA palette at Fit: the sea level raised with
+ * the Sea level tool's spin button until half its land is under water.
+ * In the view, cells newly under water (with their neighbours) turn bluer
+ * and cells above the new level stay as they were; a deeper cell's tint is denser than a
+ * shallower one's; docs/screenshots/editor-sea-level-2d.png. */
+static void
+test_sea_level_ban (void)
+{
+  g_autofree char *palette_path = terrain_test_corpus_path ("ta/PALETTE.PAL");
+  GSettings *settings = terrain_editor_application_get_settings (app);
+  TerrainEditorWindow *window;
+  TerrainEditorMapView *view;
+  TerrainTntMap *map;
+  GtkSpinButton *spin;
+  g_autofree guint8 *heights = NULL;
+  g_autofree guint8 *before = NULL;
+  g_autofree guint8 *after = NULL;
+  guint w, h, old_level, level, low = 0, high = 0;
+  double x0, y0, x1, y1;
+  int width, height;
+
+  if (palette_path == NULL)
+    {
+      g_test_skip ("PALETTE.PAL is not in the corpus");
+      return;
+    }
+  g_settings_set_string (settings, "palette-path", palette_path);
+  window = open_ban ();
+  if (window == NULL)
+    {
+      g_settings_reset (settings, "palette-path");
+      g_test_skip ("ban.tnt is not in the corpus");
+      return;
+    }
+  view = map_view (window);
+  map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  spin = GTK_SPIN_BUTTON (find_buildable (GTK_WIDGET (window), "sea_spin"));
+  w = terrain_tnt_map_get_width (map);
+  h = terrain_tnt_map_get_height (map);
+  old_level = terrain_tnt_map_get_sea_level (map);
+
+  /* Half the land under water: the median height of the cells above the
+   * map's own sea level. */
+  heights = g_malloc ((gsize) w * h);
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      heights[(gsize) y * w + x] = terrain_tnt_map_get_cell_height (map, x, y);
+  qsort (heights, (gsize) w * h, 1, compare_heights);
+  {
+    gsize first_land = 0;
+
+    while (first_land < (gsize) w * h && heights[first_land] < old_level)
+      first_land++;
+    g_assert_cmpuint (first_land, <, (gsize) w * h);
+    level = heights[first_land + ((gsize) w * h - first_land) / 2];
+    g_test_message ("sea level %u -> %u (heights %u..%u, %" G_GSIZE_FORMAT " of %u cells under the old level)",
+                    old_level, level, heights[0], heights[(gsize) w * h - 1], first_land, w * h);
+  }
+  g_assert_cmpuint (level, >, old_level);
+
+  /* The picture and the tint alone: no overlay over them. */
+  g_object_set (window, "show-contours", FALSE, "show-features", FALSE, "show-start-positions", FALSE, NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "sea-level");
+  terrain_editor_map_view_zoom_to_fit (view);
+  iterate (200);
+  before = view_pixels (view, &width, &height);
+
+  gtk_spin_button_set_value (spin, level);
+  iterate (100);
+  g_assert_cmpuint (terrain_tnt_map_get_sea_level (map), ==, level);
+  after = view_pixels (view, &width, &height);
+
+  /* Widget pixels to cells: cell_at is affine. */
+  terrain_editor_map_view_cell_at (view, 0, 0, &x0, &y0);
+  terrain_editor_map_view_cell_at (view, 100, 100, &x1, &y1);
+  for (int py = 3; py < height - 3; py += 7)
+    for (int px = 3; px < width - 3; px += 7)
+      {
+        double cx = x0 + px * (x1 - x0) / 100, cy = y0 + py * (y1 - y0) / 100;
+        int ix = (int) floor (cx), iy = (int) floor (cy);
+        guint lo = 255, hi = 0;
+        const guint8 *p0 = before + ((gsize) py * width + px) * 4;
+        const guint8 *p1 = after + ((gsize) py * width + px) * 4;
+
+        if (ix < 1 || iy < 1 || ix + 1 >= (int) w || iy + 1 >= (int) h)
+          continue;
+        /* The cell and its neighbours: the pixel is theirs alone. */
+        for (int j = iy - 1; j <= iy + 1; j++)
+          for (int i = ix - 1; i <= ix + 1; i++)
+            {
+              guint c = terrain_tnt_map_get_cell_height (map, (guint) i, (guint) j);
+
+              lo = MIN (lo, c);
+              hi = MAX (hi, c);
+            }
+        /* Tinted: nearer the water's blue (B8G8R8A8). */
+        if (hi < level && lo >= old_level)
+          {
+            g_assert_cmpuint (water_distance (p1), <, water_distance (p0));
+            low++;
+          }
+        else if (lo >= level)
+          {
+            g_assert_cmpint (memcmp (p0, p1, 4), ==, 0);
+            high++;
+          }
+      }
+  g_test_message ("%u pixels of low cells tinted, %u of high cells unchanged", low, high);
+  g_assert_cmpuint (low, >, 200);
+  g_assert_cmpuint (high, >, 200);
+
+  /* By depth: the deepest cell's tint is denser than a cell's just under
+   * the level. */
+  {
+    int dx = -1, dy = -1, sx = -1, sy = -1;
+
+    for (guint y = 0; y < h; y++)
+      for (guint x = 0; x < w; x++)
+        {
+          guint c = terrain_tnt_map_get_cell_height (map, x, y);
+
+          if (dx < 0 && c == heights[0])
+            dx = (int) x, dy = (int) y;
+          if (sx < 0 && c < level && c + 4 >= level)
+            sx = (int) x, sy = (int) y;
+        }
+    g_assert_cmpint (dx, >=, 0);
+    g_assert_cmpint (sx, >=, 0);
+    g_test_message ("tint alpha %u at depth %u, %u at depth %u", water_alpha (view, (guint) dx, (guint) dy),
+                    level - heights[0], water_alpha (view, (guint) sx, (guint) sy),
+                    level - terrain_tnt_map_get_cell_height (map, (guint) sx, (guint) sy));
+    g_assert_cmpuint (water_alpha (view, (guint) sx, (guint) sy), >, 0);
+    g_assert_cmpuint (water_alpha (view, (guint) dx, (guint) dy), >, water_alpha (view, (guint) sx, (guint) sy));
+  }
+  /* The screenshot with the features and start positions. */
+  g_object_set (window, "show-features", TRUE, "show-start-positions", TRUE, NULL);
+  save_screenshot (GTK_WIDGET (window), "editor-sea-level-2d.png");
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_cmpuint (terrain_tnt_map_get_sea_level (map), ==, old_level);
+  close_window (window);
+  g_settings_reset (settings, "palette-path");
+  g_settings_reset (settings, "show-contours");
+  g_settings_reset (settings, "show-features");
+  g_settings_reset (settings, "show-start-positions");
 }
 
 /* Heights: a stroke at the default strength across a flat map raises it
@@ -685,6 +1058,8 @@ main (int    argc,
               fixture_setup, test_preferences_palette, fixture_teardown);
   g_test_add ("/Terrain/Editor/Tools/sea-level-2d", Fixture, NULL,
               fixture_setup, test_sea_level_2d, fixture_teardown);
+  terrain_test_add_corpus_func ("/Terrain/Editor/Tools/sea-level-ban", test_sea_level_ban);
+  terrain_test_add_corpus_func ("/Terrain/Editor/Tools/grey-brush-ban", test_grey_brush_ban);
   g_test_add ("/Terrain/Editor/Tools/brush-defaults", Fixture, NULL,
               fixture_setup, test_brush_defaults, fixture_teardown);
   g_test_add ("/Terrain/Editor/Tools/feature-select", Fixture, NULL,

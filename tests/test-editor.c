@@ -938,6 +938,8 @@ test_open_deep_atlas (void)
 
   /* Open, and saying what is still being made. */
   g_assert_cmpstr (visible_page (window), ==, "document");
+  /* No offer of a Total Annihilation install over a Torque terrain. */
+  g_assert_false (gtk_info_bar_get_revealed (GTK_INFO_BAR (child (window, "first_run_bar"))));
   g_assert_cmpstr (terrain_editor_map_view_get_message (map_view (window)), ==,
                    _("Drawing the terrain…"));
   first = first_finding (window);
