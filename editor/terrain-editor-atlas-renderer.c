@@ -1096,6 +1096,38 @@ terrain_editor_atlas_get_terrain_box (TerrainAtlasFile *file,
   return root >= 0 && stub_world_box (file, toc, (guint) root, box);
 }
 
+/* An Atlas tree this deep or deeper has 1,024 leaf chunks and more. */
+#define DEEP_TREE_LEVELS 6
+
+/**
+ * terrain_editor_atlas_is_deep_file:
+ * @document: any document
+ *
+ * Whether @document is an unedited Atlas, opened from a file, whose first
+ * geometry tree has 6 levels or more (1,024 leaf chunks and up): the work
+ * that decodes every chunk of such a file (its 2D picture, its findings)
+ * takes seconds for a 500 MB file, so the editor does it in a worker
+ * thread, on a copy opened from the same file (the window's document is
+ * never touched off the main thread).
+ *
+ * Returns: %TRUE for such an Atlas
+ */
+gboolean
+terrain_editor_atlas_is_deep_file (TerrainDocument *document)
+{
+  TerrainAtlasFile *atlas;
+  gint toc;
+
+  if (!TERRAIN_IS_ATLAS_FILE (document) || terrain_document_get_file (document) == NULL ||
+      terrain_document_get_modified (document))
+    return FALSE;
+  atlas = TERRAIN_ATLAS_FILE (document);
+  toc = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
+  return toc >= 0 &&
+         terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (atlas, (guint) toc))
+         >= DEEP_TREE_LEVELS;
+}
+
 /**
  * terrain_editor_atlas_get_stub_box:
  * @file: the Atlas file holding @stub

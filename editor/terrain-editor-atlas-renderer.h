@@ -155,6 +155,8 @@ gboolean
 terrain_editor_atlas_get_terrain_box           (TerrainAtlasFile              *file,
                                                 TerrainAtlasBox               *box);
 gboolean
+terrain_editor_atlas_is_deep_file              (TerrainDocument               *document);
+gboolean
 terrain_editor_atlas_get_stub_box              (TerrainAtlasFile              *file,
                                                 TerrainAtlasStub              *stub,
                                                 TerrainAtlasBox               *box);

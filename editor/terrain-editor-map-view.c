@@ -432,12 +432,8 @@ rerender_in_thread (TerrainEditorMapView *self,
   g_object_unref (task);
 }
 
-/* An Atlas whose geometry tree is this deep or deeper (1,024 leaf chunks
- * and more) draws its picture in a worker thread: the picture decodes
- * every leaf chunk, seconds for a 500 MB file, and the window must paint
- * at once. */
-#define THREAD_RENDER_ATLAS_DEPTH 6
-
+/* A deep Atlas's picture (terrain_editor_atlas_is_deep_file()) is drawn
+ * in a worker thread, from a copy opened from its file. */
 typedef struct
 {
   GFile *file;
@@ -462,26 +458,6 @@ atlas_picture_free (AtlasPicture *picture)
 {
   g_clear_object (&picture->texture);
   g_free (picture);
-}
-
-/* Whether the document is an Atlas to draw in a thread: a deep tree, and
- * unedited, so that a second copy opened from its file has the same
- * chunks (the worker never touches the window's document). */
-static gboolean
-atlas_draws_in_thread (TerrainEditorMapView *self)
-{
-  TerrainAtlasFile *atlas;
-  gint toc;
-
-  if (!TERRAIN_IS_ATLAS_FILE (self->document) ||
-      terrain_document_get_file (self->document) == NULL ||
-      terrain_document_get_modified (self->document))
-    return FALSE;
-  atlas = TERRAIN_ATLAS_FILE (self->document);
-  toc = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
-  return toc >= 0 &&
-         terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (atlas, (guint) toc))
-         >= THREAD_RENDER_ATLAS_DEPTH;
 }
 
 static void
@@ -620,7 +596,7 @@ rerender (TerrainEditorMapView *self)
       rerender_in_thread (self, previous, previous_coarse);
       goto out;
     }
-  if (atlas_draws_in_thread (self))
+  if (terrain_editor_atlas_is_deep_file (self->document))
     {
       rerender_atlas_in_thread (self);
       goto out;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "terrain-editor-window-private.h"
+#include "terrain-editor-atlas-renderer.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -508,14 +509,10 @@ show_findings (TerrainEditorWindow *self,
         }
     }
 
-  tab = g_list_model_get_n_items (G_LIST_MODEL (store)) > 0
+  /* While checking, the one row is no finding to count. */
+  tab = issues != NULL && g_list_model_get_n_items (G_LIST_MODEL (store)) > 0
         ? g_strdup_printf (_("Findings (%u)"), g_list_model_get_n_items (G_LIST_MODEL (store)))
         : g_strdup (_("Findings"));
-  if (issues == NULL)
-    {
-      g_free (tab);
-      tab = g_strdup (_("Findings"));
-    }
   /* An empty list would look as if nothing had been checked. */
   if (self->document != NULL && g_list_model_get_n_items (G_LIST_MODEL (store)) == 0)
     {
@@ -531,11 +528,8 @@ show_findings (TerrainEditorWindow *self,
   g_object_unref (selection);
 }
 
-/* A deep Atlas (this many levels or more: 1,024 leaf chunks and up) is
- * checked in a worker thread, from a copy opened from its file: checking
- * decodes every chunk, seconds for a 500 MB file. */
-#define THREAD_VALIDATE_ATLAS_DEPTH 6
-
+/* A deep Atlas (terrain_editor_atlas_is_deep_file()) is checked in a
+ * worker thread, on a copy opened from its file. */
 typedef struct
 {
   TerrainDocument *document;   /* the window's, to tell if it is still open */
@@ -593,29 +587,12 @@ findings_done (GObject      *source,
   show_findings (self, issues);
 }
 
-static gboolean
-validates_in_thread (TerrainEditorWindow *self)
-{
-  TerrainAtlasFile *atlas;
-  gint toc;
-
-  if (!TERRAIN_IS_ATLAS_FILE (self->document) ||
-      terrain_document_get_file (self->document) == NULL ||
-      terrain_document_get_modified (self->document))
-    return FALSE;
-  atlas = TERRAIN_ATLAS_FILE (self->document);
-  toc = terrain_atlas_file_find_toc (atlas, TERRAIN_ATLAS_TOC_GEOMETRY, 0);
-  return toc >= 0 &&
-         terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (atlas, (guint) toc))
-         >= THREAD_VALIDATE_ATLAS_DEPTH;
-}
-
 void
 window_fill_findings (TerrainEditorWindow *self)
 {
   g_autoptr(GPtrArray) issues = NULL;
 
-  if (self->document != NULL && validates_in_thread (self))
+  if (terrain_editor_atlas_is_deep_file (self->document))
     {
       FindingsJob *job = g_new0 (FindingsJob, 1);
       GTask *task = g_task_new (self, self->cancellable, findings_done, NULL);
