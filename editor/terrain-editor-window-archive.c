@@ -19,8 +19,7 @@
 #include <string.h>
 
 /* The archive and the path inside it of a window's file named
- * ARCHIVE:path/inside, the way terrain_document_load_path() opened it: at
- * each ':' from the left, the first prefix that is an existing file. */
+ * ARCHIVE:path/inside, as terrain_document_load_path() opened it. */
 static gboolean
 split_member (GFile  *file,
               GFile **archive,
@@ -30,24 +29,7 @@ split_member (GFile  *file,
 
   if (spec == NULL)
     spec = g_file_get_uri (file);
-  if (spec == NULL || g_file_query_exists (file, NULL))
-    return FALSE;
-  for (const char *colon = strchr (spec, ':'); colon != NULL; colon = strchr (colon + 1, ':'))
-    {
-      g_autofree char *prefix = g_strndup (spec, (gsize) (colon - spec));
-      g_autoptr(GFile) container = NULL;
-
-      if (prefix[0] == '\0' || colon[1] == '\0')
-        continue;
-      container = g_file_new_for_commandline_arg (prefix);
-      if (g_file_query_file_type (container, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_REGULAR)
-        {
-          *archive = g_steal_pointer (&container);
-          *member = g_strdup (colon + 1);
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return spec != NULL && terrain_document_split_archive_path (spec, archive, member, NULL);
 }
 
 /* Whether the window holds a TA map opened from inside an archive, which

@@ -848,6 +848,25 @@ test_pack_map_and_paths (void)
   g_clear_object (&inner);
   g_free (spec);
 
+  /* The split load_path() makes, on its own: the archive and the path. */
+  spec = g_strdup_printf ("%s:maps/mine.TNT", path);
+  {
+    g_autoptr(GFile) container = NULL;
+    g_autofree char *member = NULL;
+
+    g_assert_true (terrain_document_split_archive_path (spec, &container, &member, NULL));
+    g_assert_true (g_file_equal (container, file));
+    g_assert_cmpstr (member, ==, "maps/mine.TNT");
+    g_assert_true (terrain_document_split_archive_path (spec, NULL, NULL, NULL));
+  }
+  g_free (spec);
+  /* Not inside an archive: an existing file, no ':', an empty member. */
+  g_assert_false (terrain_document_split_archive_path (path, NULL, NULL, NULL));
+  g_assert_false (terrain_document_split_archive_path ("no-colon", NULL, NULL, NULL));
+  spec = g_strdup_printf ("%s:", path);
+  g_assert_false (terrain_document_split_archive_path (spec, NULL, NULL, NULL));
+  g_free (spec);
+
   /* The archive itself, by its plain path. */
   inner = terrain_document_load_path (path, TERRAIN_FORMAT_UNKNOWN, NULL, NULL, &error);
   g_assert_no_error (error);

@@ -518,6 +518,61 @@ load_member (GFile                *container,
 }
 
 /**
+ * terrain_document_split_archive_path:
+ * @spec: a file's path or URI, or `ARCHIVE:path/inside`, as for
+ *   [func@Terrain.Document.load_path]
+ * @archive: (out) (transfer full) (optional): the archive
+ * @member: (out) (transfer full) (optional): the path inside it, as @spec
+ *   gives it
+ * @cancellable: (nullable): a #GCancellable
+ *
+ * Tells whether @spec names a file inside an archive, the way
+ * [func@Terrain.Document.load_path] reads it: when @spec names no existing
+ * file, at each `:` from the left, the first part before it that is an
+ * existing regular file is the archive, and what follows the path inside
+ * it. A part that is empty, or a `:` that ends @spec, is passed over.
+ *
+ * Returns: %TRUE with @archive and @member set when @spec names a file
+ *   inside an archive; %FALSE, leaving them unset, when it names an
+ *   existing file, has no `:`, or no part before a `:` is a file
+ */
+gboolean
+terrain_document_split_archive_path (const char    *spec,
+                                     GFile        **archive,
+                                     char         **member,
+                                     GCancellable  *cancellable)
+{
+  g_autoptr(GFile) file = NULL;
+
+  g_return_val_if_fail (spec != NULL, FALSE);
+
+  if (strchr (spec, ':') == NULL)
+    return FALSE;
+  file = g_file_new_for_commandline_arg (spec);
+  if (g_file_query_exists (file, cancellable))
+    return FALSE;
+  for (const char *colon = strchr (spec, ':'); colon != NULL; colon = strchr (colon + 1, ':'))
+    {
+      g_autofree char *prefix = g_strndup (spec, (gsize) (colon - spec));
+      g_autoptr(GFile) container = NULL;
+
+      if (prefix[0] == '\0' || colon[1] == '\0')
+        continue;
+      container = g_file_new_for_commandline_arg (prefix);
+      if (g_file_query_file_type (container, G_FILE_QUERY_INFO_NONE, cancellable) ==
+          G_FILE_TYPE_REGULAR)
+        {
+          if (archive != NULL)
+            *archive = g_steal_pointer (&container);
+          if (member != NULL)
+            *member = g_strdup (colon + 1);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/**
  * terrain_document_load_path:
  * @spec: a file's path or URI, or `ARCHIVE:path/inside` for a file inside an
  *   archive (e.g. `mymaps.hpi:maps/ban.tnt`)
@@ -548,26 +603,13 @@ load_path (const char             *spec,
            GCancellable           *cancellable,
            GError                **error)
 {
+  g_autoptr(GFile) container = NULL;
+  g_autofree char *member = NULL;
   g_autoptr(GFile) file = NULL;
 
+  if (terrain_document_split_archive_path (spec, &container, &member, cancellable))
+    return load_member (container, member, format, heightmap_format, limits, cancellable, error);
   file = g_file_new_for_commandline_arg (spec);
-  if (strchr (spec, ':') != NULL && !g_file_query_exists (file, cancellable))
-    {
-      for (const char *colon = strchr (spec, ':'); colon != NULL; colon = strchr (colon + 1, ':'))
-        {
-          g_autofree char *prefix = g_strndup (spec, (gsize) (colon - spec));
-          g_autoptr(GFile) container = NULL;
-
-          if (prefix[0] == '\0' || colon[1] == '\0')
-            continue;
-          container = g_file_new_for_commandline_arg (prefix);
-          if (g_file_query_file_type (container, G_FILE_QUERY_INFO_NONE, cancellable) ==
-              G_FILE_TYPE_REGULAR)
-            return load_member (container, colon + 1, format, heightmap_format, limits,
-                                cancellable, error);
-        }
-    }
-
   return load_file (file, format, heightmap_format, limits, cancellable, error);
 }
 

@@ -100,6 +100,11 @@ TerrainDocument *terrain_document_load_path     (const char           *spec,
                                                  GCancellable         *cancellable,
                                                  GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
+gboolean         terrain_document_split_archive_path (const char    *spec,
+                                                      GFile        **archive,
+                                                      char         **member,
+                                                      GCancellable  *cancellable);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainDocument *terrain_document_load_heightmap_path (const char             *spec,
                                                        TerrainHeightmapFormat  heightmap_format,
                                                        const TerrainLimits    *limits,
