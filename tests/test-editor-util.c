@@ -54,6 +54,27 @@ close_window (TerrainEditorWindow *window)
   iterate (50);
 }
 
+/* Waits (up to 5 s) for the object @ref points to, a window being closed,
+ * to be finalized; asserts it is and clears @ref. */
+void
+assert_finalized (GWeakRef *ref)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      GObject *still = g_weak_ref_get (ref);
+
+      if (still == NULL)
+        break;
+      g_object_unref (still);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  iterate (200);
+  g_assert_null (g_weak_ref_get (ref));
+  g_weak_ref_clear (ref);
+}
+
 /* What the widget drew in its last frame. A widget that queued a redraw
  * has no picture until its next frame (GtkWidgetPaintable is empty until
  * then), which on a loaded machine can come later than the caller's

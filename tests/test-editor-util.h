@@ -24,6 +24,7 @@ void                  iterate       (guint                ms);
 /* Opens a file in a new window and waits until it is loaded, without error. */
 TerrainEditorWindow  *open_and_wait (GFile               *file);
 void                  close_window  (TerrainEditorWindow *window);
+void                  assert_finalized (GWeakRef         *ref);
 /* The widget as drawn now, at its size (full ref). */
 GdkTexture           *render_widget (GtkWidget           *widget);
 /* Saves the widget as drawn now to NAME in $TERRAIN_EDITOR_SCREENSHOT_DIR,
