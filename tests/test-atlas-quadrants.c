@@ -9,6 +9,8 @@
 
 #include <libterrain.h>
 
+#include "terrain-test-util.h"
+
 /* Rolling hills of 257 × 257 samples, 2 m apart. */
 static TerrainHeightfield *
 make_field (void)
@@ -394,6 +396,69 @@ test_refusals (void)
   g_assert_null (none);
 }
 
+/* The CLI: `atlas split` writes the four quarters next to a prefix, and
+ * `atlas merge` puts them back: a valid file of the first depth whose
+ * leaves are the original ones. */
+static void
+test_cli (void)
+{
+  g_autoptr(TerrainAtlasFile) atlas = make_atlas ();
+  g_autofree char *dir = terrain_test_make_tmp_dir ("atlas-quadrants");
+  g_autofree char *path = g_build_filename (dir, "hills.atlas", NULL);
+  g_autofree char *merged_path = g_build_filename (dir, "merged.atlas", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), &error);
+  g_autoptr(TerrainAtlasFile) merged = NULL;
+  g_autoptr(GBytes) merged_bytes = NULL;
+  const char *const names[4] = { "hills-nw.atlas", "hills-ne.atlas", "hills-sw.atlas",
+                                 "hills-se.atlas" };
+
+  g_assert_no_error (error);
+  terrain_test_write_bytes (path, bytes);
+  {
+    g_auto(TerrainTestCliResult) r = terrain_test_run_cli (dir, "atlas", "split", "hills.atlas",
+                                                            NULL);
+
+    g_assert_cmpint (r.status, ==, 0);
+    for (guint q = 0; q < 4; q++)
+      g_assert_nonnull (strstr (r.out, names[q]));
+  }
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (dir, "atlas", "merge", names[0], names[1], names[2], names[3], "-o",
+                            "merged.atlas", NULL);
+
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "depth 4"));
+  }
+  merged_bytes = terrain_test_read_bytes (merged_path);
+  merged = terrain_atlas_file_new_from_bytes (merged_bytes, NULL, &error);
+  g_assert_no_error (error);
+  assert_no_warnings (merged);
+  {
+    g_autoptr(TerrainAtlasGeometry) a = get_geometry (atlas, 3, 5, 2);
+    g_autoptr(TerrainAtlasGeometry) b = get_geometry (merged, 3, 5, 2);
+
+    assert_moved (a, b, 0.0, 0.0, 1.0, 0.0, 0.0, TRUE);
+  }
+  /* Three files, or a negative error, are usage errors (64). */
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (dir, "atlas", "merge", names[0], names[1], names[2], "-o", "x.atlas",
+                            NULL);
+
+    g_assert_cmpint (r.status, ==, 64);
+  }
+  {
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (dir, "atlas", "merge", names[0], names[1], names[2], names[3],
+                            "--error=-1", "-o", "x.atlas", NULL);
+
+    g_assert_cmpint (r.status, ==, 64);
+  }
+  terrain_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -402,5 +467,6 @@ main (int    argc,
   g_test_add_func ("/Terrain/AtlasQuadrants/split", test_split);
   g_test_add_func ("/Terrain/AtlasQuadrants/merge", test_merge);
   g_test_add_func ("/Terrain/AtlasQuadrants/refusals", test_refusals);
+  g_test_add_func ("/Terrain/AtlasQuadrants/cli", test_cli);
   return g_test_run ();
 }
