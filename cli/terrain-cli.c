@@ -845,6 +845,87 @@ print_reports (TerrainCliEdit *self)
     }
 }
 
+/* The byte ranges an edit changes, each named by the document's
+ * describe_offset (the section it is in), for --dry-run; a change of size
+ * is said as such. */
+void
+terrain_cli_print_byte_changes (TerrainDocument *document,
+                                GBytes          *before,
+                                GBytes          *after)
+{
+  gsize na, nb, total = 0, n_ranges = 0, i = 0;
+  const guint8 *a = g_bytes_get_data (before, &na), *b = g_bytes_get_data (after, &nb);
+  const guint shown = 12;
+
+  if (na != nb)
+    {
+      g_autofree char *size_before = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
+      g_autofree char *size_after = g_strdup_printf ("%" G_GSIZE_FORMAT, nb);
+
+      /* Translators: the file size in bytes now, then after the edit. */
+      g_print (_("the file would be laid out anew: %s -> %s bytes\n"), size_before, size_after);
+      return;
+    }
+  while (i < na)
+    {
+      gsize start, last, changed = 0;
+
+      if (a[i] == b[i])
+        {
+          i++;
+          continue;
+        }
+
+      /* A range: differing bytes at most 8 apart. */
+      start = last = i;
+      while (i < na && i - last <= 8)
+        {
+          if (a[i] != b[i])
+            {
+              last = i;
+              changed++;
+            }
+          i++;
+        }
+      i = last + 1;
+
+      if (n_ranges < shown)
+        {
+          g_autofree char *where = terrain_document_describe_offset (document, start);
+          g_autofree char *first = g_strdup_printf ("%" G_GSIZE_FORMAT, start);
+          g_autofree char *final = g_strdup_printf ("%" G_GSIZE_FORMAT, last);
+          g_autofree char *n_changed = g_strdup_printf ("%" G_GSIZE_FORMAT, changed);
+
+          /* Translators: the first and last byte offset of a range, the
+           * number of bytes in it that change, then the section it is in. */
+          if (where != NULL)
+            g_print (_("  bytes %s..%s (%s changed): %s\n"), first, final, n_changed, where);
+          else
+            g_print (_("  bytes %s..%s (%s changed)\n"), first, final, n_changed);
+        }
+      n_ranges++;
+      total += changed;
+    }
+
+  if (n_ranges > shown)
+    {
+      g_autofree char *more = g_strdup_printf ("%" G_GSIZE_FORMAT, n_ranges - shown);
+
+      /* Translators: %s is a number of byte ranges. */
+      g_print (_("  … and %s more ranges\n"), more);
+    }
+  {
+    g_autofree char *n_total = g_strdup_printf ("%" G_GSIZE_FORMAT, total);
+    g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
+    g_autofree char *n = g_strdup_printf ("%" G_GSIZE_FORMAT, n_ranges);
+
+    /* Translators: the number of bytes that would change, the file size in
+     * bytes, then the number of byte ranges. */
+    g_print (_("%s of %s bytes would change, in %s range(s); the rest of the file stays "
+               "byte for byte\n"), n_total, size, n);
+  }
+}
+
 int
 terrain_cli_edit_finish (TerrainCliEdit *self)
 {
@@ -869,6 +950,8 @@ terrain_cli_edit_finish (TerrainCliEdit *self)
         {
           if (self->klass->print_changes != NULL)
             self->klass->print_changes (self->document, self->before, after);
+          else
+            terrain_cli_print_byte_changes (self->document, self->before, after);
           g_print (_("dry run: %s not written\n"), target);
         }
       return TERRAIN_EXIT_OK;

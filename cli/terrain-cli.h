@@ -146,13 +146,20 @@ typedef struct
   const char *(*report)        (TerrainCommand  *command);
   /* What a command found while applying (warnings), or NULL. */
   GPtrArray  *(*issues)        (TerrainCommand  *command);
-  /* --dry-run: prints how @after differs from @before. */
+  /* --dry-run: prints how @after differs from @before; NULL for
+   * terrain_cli_print_byte_changes(). */
   void        (*print_changes) (TerrainDocument *document,
                                 GBytes          *before,
                                 GBytes          *after);
 } TerrainCliEditClass;
 
 typedef struct _TerrainCliEdit TerrainCliEdit;
+
+/* --dry-run's listing: the changed byte ranges, each named by the section
+ * terrain_document_describe_offset() gives, or the change of size. */
+void terrain_cli_print_byte_changes (TerrainDocument *document,
+                                     GBytes          *before,
+                                     GBytes          *after);
 
 /* -o OUT and -n/--dry-run, to add to an editing subcommand's context
  * (terrain_cli_option_context() unsets them for every run). */

@@ -310,74 +310,6 @@ open_map (const char *path)
 }
 
 static void
-print_ranges (TerrainTntMap *map,
-              GBytes        *before,
-              GBytes        *after)
-{
-  gsize na, nb, total = 0, n_ranges = 0, i = 0;
-  const guint8 *a = g_bytes_get_data (before, &na), *b = g_bytes_get_data (after, &nb);
-  const guint shown = 12;
-
-  g_assert (na == nb);
-  while (i < na)
-    {
-      gsize start, last, changed = 0;
-
-      if (a[i] == b[i])
-        {
-          i++;
-          continue;
-        }
-
-      /* A range: differing bytes at most 8 apart. */
-      start = last = i;
-      while (i < na && i - last <= 8)
-        {
-          if (a[i] != b[i])
-            {
-              last = i;
-              changed++;
-            }
-          i++;
-        }
-      i = last + 1;
-
-      if (n_ranges < shown)
-        {
-          g_autofree char *where = terrain_document_describe_offset (TERRAIN_DOCUMENT (map),
-                                                                     start);
-          g_autofree char *first = g_strdup_printf ("%" G_GSIZE_FORMAT, start);
-          g_autofree char *final = g_strdup_printf ("%" G_GSIZE_FORMAT, last);
-          g_autofree char *n_changed = g_strdup_printf ("%" G_GSIZE_FORMAT, changed);
-
-          /* Translators: the first and last byte offset of a range, the
-           * number of bytes in it that change, then the section it is in. */
-          g_print (_("  bytes %s..%s (%s changed): %s\n"), first, final, n_changed, where);
-        }
-      n_ranges++;
-      total += changed;
-    }
-
-  if (n_ranges > shown)
-    {
-      g_autofree char *more = g_strdup_printf ("%" G_GSIZE_FORMAT, n_ranges - shown);
-
-      /* Translators: %s is a number of byte ranges. */
-      g_print (_("  … and %s more ranges\n"), more);
-    }
-  {
-    g_autofree char *n_total = g_strdup_printf ("%" G_GSIZE_FORMAT, total);
-    g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
-    g_autofree char *n = g_strdup_printf ("%" G_GSIZE_FORMAT, n_ranges);
-
-    /* Translators: the number of bytes that would change, the file size in
-     * bytes, then the number of byte ranges. */
-    g_print (_("%s of %s bytes would change, in %s range(s); the rest of the file stays "
-               "byte for byte\n"), n_total, size, n);
-  }
-}
-
-static void
 print_layout_change (GBytes        *before,
                      TerrainTntMap *map,
                      GBytes        *after)
@@ -426,7 +358,7 @@ tnt_print_changes (TerrainDocument *document,
                    GBytes          *after)
 {
   if (g_bytes_get_size (before) == g_bytes_get_size (after))
-    print_ranges (TERRAIN_TNT_MAP (document), before, after);
+    terrain_cli_print_byte_changes (document, before, after);
   else
     print_layout_change (before, TERRAIN_TNT_MAP (document), after);
 }

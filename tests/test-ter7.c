@@ -545,6 +545,22 @@ test_cli_edits (void)
   g_assert_cmpmem (g_bytes_get_data (written, NULL), NAMES_AT - 1,
                    g_bytes_get_data (bytes, NULL), NAMES_AT - 1);
 
+  /* --dry-run lists the bytes it would change, by section and sample,
+   * and writes nothing. */
+  {
+    g_autoptr(GBytes) kept = NULL;
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "ter", "set-height", in, "1", "2", "20", "--dry-run", NULL);
+
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "heights, sample (1, 2)"));
+    g_assert_nonnull (strstr (r.out, "bytes would change"));
+    g_assert_nonnull (strstr (r.out, "range(s)"));
+    g_assert_nonnull (strstr (r.out, "not written"));
+    kept = terrain_test_read_bytes (in);
+    g_assert_true (g_bytes_equal (kept, written));
+  }
+
   /* Bad usage and refused edits. */
   {
     g_auto(TerrainTestCliResult) r =
