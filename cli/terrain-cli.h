@@ -99,6 +99,18 @@ const GOptionEntry *terrain_cli_heightmap_format_entries (void);
 gboolean            terrain_cli_heightmap_format         (const char             *command,
                                                           TerrainHeightmapFormat *format);
 
+/* Operands: an unsigned number up to @max, or any int; FALSE after a usage
+ * error naming @what ("X: …"). */
+gboolean         terrain_cli_parse_uint      (const char    *command,
+                                              const char    *what,
+                                              const char    *text,
+                                              guint64        max,
+                                              guint         *out);
+gboolean         terrain_cli_parse_int       (const char    *command,
+                                              const char    *what,
+                                              const char    *text,
+                                              gint          *out);
+
 GOptionContext  *terrain_cli_option_context  (const char    *command,
                                               const char    *parameters,
                                               const char    *summary,
@@ -109,6 +121,33 @@ gboolean         terrain_cli_parse           (GOptionContext *context,
 TerrainDocument *terrain_cli_open            (const char    *path);
 TerrainDocument *terrain_cli_open_with_error (const char    *path,
                                               GError       **error);
+/* terrain_cli_open(), then "a … file, not @noun" (N_()) unless the document
+ * is a @type. */
+TerrainDocument *terrain_cli_open_as         (const char    *path,
+                                              GType        (*type) (void),
+                                              const char    *noun);
+TerrainPalette  *terrain_cli_open_palette    (const char    *path);
+
+/* An operand after FILE: its name in usage errors ("X"; NULL for one the
+ * subcommand reads itself) and its maximum (0: G_MAXUINT32). */
+typedef struct
+{
+  const char *name;
+  guint64     max;
+} TerrainCliOperand;
+
+/* Parses the operands after FILE (@argv[2]…) as unsigned numbers into
+ * @values. With @both (N_(), "give both COLUMNS and ROWS"), the last two
+ * are optional together: 1 when not given, that usage error when only one
+ * is. FALSE after a usage error. */
+gboolean         terrain_cli_parse_operands  (const char              *command,
+                                              int                      argc,
+                                              char                   **argv,
+                                              const TerrainCliOperand *operands,
+                                              guint                    n_operands,
+                                              const char              *both,
+                                              guint                   *values);
+
 void             terrain_cli_error           (const char    *path,
                                               const GError  *error);
 void             terrain_cli_usage_error     (const char    *command,
@@ -154,6 +193,60 @@ typedef struct
 
 typedef struct _TerrainCliEdit TerrainCliEdit;
 
+/* A subcommand's command line: its own options, then @more_entries (a
+ * family's, e.g. `terrain tnt`'s --footprint), then the shared ones, and
+ * between @min_operands and @max_operands operands, FILE counted; the texts
+ * are untranslated (N_()). */
+typedef struct
+{
+  const char         *command;          /* "tnt void", for messages */
+  const char         *parameters;       /* "FILE X Y [WIDTH HEIGHT]" */
+  const char         *summary;
+  const GOptionEntry *entries;          /* or NULL */
+  const GOptionEntry *more_entries;     /* or NULL */
+  int                 min_operands;
+  int                 max_operands;
+  const char         *expected;         /* the usage error for another count */
+} TerrainCliUsage;
+
+/* Parses @usage's command line, with the -o/-n options when @editing, and
+ * drops the "--" GOption leaves before operands (for negative numbers).
+ * Prints the usage error and returns FALSE when it is off. */
+gboolean terrain_cli_parse_usage (const TerrainCliUsage  *usage,
+                                  gboolean                editing,
+                                  int                    *argc,
+                                  char                 ***argv);
+
+/* An editing subcommand: what it adds to the runner. Each callback gets
+ * the operands (argv[1] is FILE) and the subcommand's @data; each returns
+ * an exit status, TERRAIN_EXIT_OK to go on. @prepare (or NULL) checks the
+ * operands and reads other inputs before FILE is opened; then either
+ * @build makes the one command to apply (NULL after printing why: exit 2)
+ * or @apply applies commands itself with terrain_cli_edit_execute(). */
+typedef struct
+{
+  TerrainCliUsage usage;
+  int             (*prepare) (const char      *command,
+                              int              argc,
+                              char           **argv,
+                              gpointer         data);
+  TerrainCommand *(*build)   (TerrainCliEdit  *run,
+                              char           **argv,
+                              gpointer         data);
+  int             (*apply)   (TerrainCliEdit  *run,
+                              char           **argv,
+                              gpointer         data);
+} TerrainCliEditCommand;
+
+/* The whole of an editing subcommand: parses its command line, prepares,
+ * opens FILE as @klass's document type, builds or applies, then
+ * terrain_cli_edit_finish(). Returns the exit status. */
+int                  terrain_cli_edit_main         (const TerrainCliEditClass   *klass,
+                                                    const TerrainCliEditCommand *command,
+                                                    int                          argc,
+                                                    char                       **argv,
+                                                    gpointer                     data);
+
 /* -o OUT and -n/--dry-run, to add to an editing subcommand's context
  * (terrain_cli_option_context() unsets them for every run). */
 const GOptionEntry  *terrain_cli_edit_entries      (void);
@@ -164,6 +257,7 @@ extern const char    terrain_cli_edit_footer[];
 TerrainCliEdit      *terrain_cli_edit_open         (const TerrainCliEditClass *klass,
                                                     const char                *command,
                                                     const char                *path);
+const char          *terrain_cli_edit_get_command  (TerrainCliEdit            *self);
 TerrainDocument     *terrain_cli_edit_get_document (TerrainCliEdit            *self);
 TerrainCommandStack *terrain_cli_edit_get_stack    (TerrainCliEdit            *self);
 /* Applies @command (taken; NULL fails); prints the refusal or the findings. */
@@ -173,13 +267,19 @@ gboolean             terrain_cli_edit_execute      (TerrainCliEdit            *s
 void                 terrain_cli_edit_report_first (TerrainCliEdit            *self);
 /* Writes the document (or, with --dry-run, what would change), then the
  * reports. Returns the exit status. */
+/* --dry-run of an edit that keeps the size: the byte ranges that change. */
+void                 terrain_cli_print_byte_ranges (TerrainDocument           *document,
+                                                    GBytes                    *before,
+                                                    GBytes                    *after);
 int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
-/* terrain_cli_edit_execute() then terrain_cli_edit_finish(). */
-int                  terrain_cli_edit_run          (TerrainCliEdit            *self,
-                                                    TerrainCommand            *command);
 void                 terrain_cli_edit_free         (TerrainCliEdit            *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainCliEdit, terrain_cli_edit_free)
+
+/* `terrain tnt` (terrain-command-tnt.c): the editing class of TNT maps,
+ * and the `terrain tnt features` table (terrain-command-tnt-features.c). */
+extern const TerrainCliEditClass terrain_cli_tnt_edit_class;
+extern const TerrainCliGroup     terrain_cli_tnt_features_group;
 
 /* A progress line on stderr for operations over many files or items: shown
  * only when stderr is a terminal (TERRAIN_PROGRESS=always|never overrides),

@@ -24,113 +24,90 @@ static const TerrainCliEditClass ter_edit_class = {
 
 #define TER(run) TERRAIN_TER7_FILE (terrain_cli_edit_get_document (run))
 
-static gboolean
-parse_options (const char   *command,
-               const char   *parameters,
-               const char   *summary,
-               int          *argc,
-               char       ***argv)
+/* A rectangle edit: FILE X Y VALUE [COLUMNS ROWS]; the subcommand reads
+ * VALUE. */
+typedef struct
 {
-  const GOptionEntry none[] = { { NULL } };
-  g_autoptr(GOptionContext) context = terrain_cli_option_context (command, parameters, summary,
-                                                                  none);
+  guint values[5];
+  double metres;
+} Rectangle;
 
-  g_option_context_add_main_entries (context, terrain_cli_edit_entries (), GETTEXT_PACKAGE);
-  return terrain_cli_parse (context, argc, argv);
-}
-
-static gboolean
-parse_uint (const char *command,
-            const char *what,
-            const char *text,
-            guint      *out)
-{
-  g_autoptr(GError) error = NULL;
-  guint64 value;
-
-  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, &value, &error))
-    {
-      g_autofree char *message = g_strdup_printf (_("%s: %s"), what, error->message);
-
-      terrain_cli_usage_error (command, message);
-      return FALSE;
-    }
-  *out = (guint) value;
-  return TRUE;
-}
-
-/* X Y at argv[2..3], then the value at argv[4], then [COLUMNS ROWS]. */
-static gboolean
+static int
 parse_rectangle (const char  *command,
                  int          argc,
                  char       **argv,
-                 guint       *x,
-                 guint       *y,
-                 guint       *columns,
-                 guint       *rows)
+                 gpointer     data)
 {
-  *columns = *rows = 1;
-  if (argc != 5 && argc != 7)
+  static const TerrainCliOperand operands[] = {
+    { "X" }, { "Y" }, { NULL }, { "COLUMNS" }, { "ROWS" }
+  };
+  Rectangle *r = data;
+
+  return terrain_cli_parse_operands (command, argc, argv, operands, G_N_ELEMENTS (operands),
+                                     N_("give both COLUMNS and ROWS"), r->values)
+         ? TERRAIN_EXIT_OK : TERRAIN_EXIT_USAGE;
+}
+
+static int
+prepare_set_height (const char  *command,
+                    int          argc,
+                    char       **argv,
+                    gpointer     data)
+{
+  Rectangle *r = data;
+  char *end = NULL;
+  int status = parse_rectangle (command, argc, argv, data);
+
+  if (status != TERRAIN_EXIT_OK)
+    return status;
+  r->metres = g_ascii_strtod (argv[4], &end);
+  if (end == argv[4] || *end != '\0' || !isfinite (r->metres) || r->metres < 0 ||
+      r->metres * 32.0 > G_MAXUINT16)
     {
-      terrain_cli_usage_error (command, argc == 6 ? _("give both COLUMNS and ROWS")
-                                                  : _("expected FILE X Y VALUE [COLUMNS ROWS]"));
-      return FALSE;
+      terrain_cli_usage_error (command, _("METRES must be a number from 0 to 2047.97"));
+      return TERRAIN_EXIT_USAGE;
     }
-  return parse_uint (command, "X", argv[2], x) && parse_uint (command, "Y", argv[3], y) &&
-         (argc == 5 || (parse_uint (command, "COLUMNS", argv[5], columns) &&
-                        parse_uint (command, "ROWS", argv[6], rows)));
+  return TERRAIN_EXIT_OK;
+}
+
+static TerrainCommand *
+build_set_height (TerrainCliEdit  *run,
+                  char           **argv,
+                  gpointer         data)
+{
+  Rectangle *r = data;
+
+  return terrain_ter7_edit_new_set_height (TER (run), r->values[0], r->values[1], r->values[3],
+                                           r->values[4],
+                                           (guint16) lround (r->metres * 32.0));
 }
 
 static int
 command_set_height (int    argc,
                     char **argv)
 {
-  const char *command = "ter set-height";
-  g_autoptr(TerrainCliEdit) run = NULL;
-  guint x, y, columns, rows;
-  double metres;
-  char *end = NULL;
+  static const TerrainCliEditCommand command = {
+    { "ter set-height", N_("FILE X Y METRES [COLUMNS ROWS]"),
+      N_("Set a rectangle of height samples (X, Y: the first column and row) to "
+         "METRES, 0 to 2047.97 in steps of 1/32 (the file's 11.5 fixed point)."),
+      NULL, NULL, 4, 6, N_("expected FILE X Y VALUE [COLUMNS ROWS]") },
+    prepare_set_height, build_set_height, NULL
+  };
+  Rectangle r = { 0 };
 
-  if (!parse_options (command, _("FILE X Y METRES [COLUMNS ROWS]"),
-                      _("Set a rectangle of height samples (X, Y: the first column and row) to "
-                        "METRES, 0 to 2047.97 in steps of 1/32 (the file's 11.5 fixed point)."),
-                      &argc, &argv) ||
-      !parse_rectangle (command, argc, argv, &x, &y, &columns, &rows))
-    return TERRAIN_EXIT_USAGE;
-  metres = g_ascii_strtod (argv[4], &end);
-  if (end == argv[4] || *end != '\0' || !isfinite (metres) || metres < 0 ||
-      metres * 32.0 > G_MAXUINT16)
-    {
-      terrain_cli_usage_error (command, _("METRES must be a number from 0 to 2047.97"));
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  if ((run = terrain_cli_edit_open (&ter_edit_class, command, argv[1])) == NULL)
-    return TERRAIN_EXIT_ERROR;
-  return terrain_cli_edit_run (run, terrain_ter7_edit_new_set_height (TER (run), x, y, columns,
-                                                                      rows,
-                                                                      (guint16) lround (metres * 32.0)));
+  return terrain_cli_edit_main (&ter_edit_class, &command, argc, argv, &r);
 }
 
+/* The material argv[4] names: an index, a material's name or "hole". */
 static int
-command_paint (int    argc,
-               char **argv)
+apply_paint (TerrainCliEdit  *run,
+             char           **argv,
+             gpointer         data)
 {
-  const char *command = "ter paint";
-  g_autoptr(TerrainCliEdit) run = NULL;
-  guint x, y, columns, rows, layer = G_MAXUINT;
+  Rectangle *r = data;
+  guint layer = G_MAXUINT;
   guint64 index;
 
-  if (!parse_options (command, _("FILE X Y MATERIAL [COLUMNS ROWS]"),
-                      _("Paint a rectangle of the layer map with MATERIAL: an index, the name "
-                        "of one of the file's materials, or “hole” (no terrain drawn or "
-                        "collided with)."),
-                      &argc, &argv) ||
-      !parse_rectangle (command, argc, argv, &x, &y, &columns, &rows))
-    return TERRAIN_EXIT_USAGE;
-
-  if ((run = terrain_cli_edit_open (&ter_edit_class, command, argv[1])) == NULL)
-    return TERRAIN_EXIT_ERROR;
   if (strcmp (argv[4], "hole") == 0)
     layer = TERRAIN_TER7_EMPTY_LAYER;
   else if (g_ascii_string_to_unsigned (argv[4], 10, 0, G_MAXUINT8, &index, NULL))
@@ -147,11 +124,31 @@ command_paint (int    argc,
       g_autofree char *message = g_strdup_printf (_("%s names no material of this file"),
                                                   argv[4]);
 
-      terrain_cli_usage_error (command, message);
+      terrain_cli_usage_error (terrain_cli_edit_get_command (run), message);
       return TERRAIN_EXIT_USAGE;
     }
-  return terrain_cli_edit_run (run, terrain_ter7_edit_new_paint (TER (run), x, y, columns, rows,
-                                                                 (guint8) layer));
+  if (!terrain_cli_edit_execute (run, terrain_ter7_edit_new_paint (TER (run), r->values[0],
+                                                                   r->values[1], r->values[3],
+                                                                   r->values[4], (guint8) layer)))
+    return TERRAIN_EXIT_ERROR;
+  return TERRAIN_EXIT_OK;
+}
+
+static int
+command_paint (int    argc,
+               char **argv)
+{
+  static const TerrainCliEditCommand command = {
+    { "ter paint", N_("FILE X Y MATERIAL [COLUMNS ROWS]"),
+      N_("Paint a rectangle of the layer map with MATERIAL: an index, the name "
+         "of one of the file's materials, or “hole” (no terrain drawn or "
+         "collided with)."),
+      NULL, NULL, 4, 6, N_("expected FILE X Y VALUE [COLUMNS ROWS]") },
+    parse_rectangle, NULL, apply_paint
+  };
+  Rectangle r = { 0 };
+
+  return terrain_cli_edit_main (&ter_edit_class, &command, argc, argv, &r);
 }
 
 static const TerrainCliCommand ter_commands[] = {
