@@ -495,35 +495,6 @@ terrain_cli_open_palette (const char *path)
   return palette;
 }
 
-gboolean
-terrain_cli_parse_operands (const char              *command,
-                            int                      argc,
-                            char                   **argv,
-                            const TerrainCliOperand *operands,
-                            guint                    n_operands,
-                            const char              *both,
-                            guint                   *values)
-{
-  guint given = (guint) argc - 2;
-
-  if (both != NULL)
-    {
-      values[n_operands - 2] = values[n_operands - 1] = 1;
-      if (given == n_operands - 1)
-        {
-          terrain_cli_usage_error (command, _(both));
-          return FALSE;
-        }
-    }
-  for (guint i = 0; i < MIN (given, n_operands); i++)
-    if (operands[i].name != NULL &&
-        !terrain_cli_parse_uint (command, operands[i].name, argv[2 + i],
-                                 operands[i].max != 0 ? operands[i].max : G_MAXUINT32,
-                                 &values[i]))
-      return FALSE;
-  return TRUE;
-}
-
 char *
 terrain_cli_json_to_string (JsonNode *node,
                             gboolean  pretty)
@@ -823,6 +794,9 @@ struct _TerrainCliEdit
   TerrainCommandStack *stack;
   GBytes *before;              /* what FILE would be written as on opening */
   GPtrArray *edits;            /* TerrainCommand, the ones to report */
+  char **argv;                 /* terrain_cli_edit_main(): the operands */
+  gpointer data;
+  guint values[8];
 };
 
 static char *edit_output;
@@ -865,37 +839,69 @@ terrain_cli_edit_free (TerrainCliEdit *self)
   g_free (self);
 }
 
-TerrainCliEdit *
-terrain_cli_edit_open (const TerrainCliEditClass *klass,
-                       const char                *command,
-                       const char                *path)
+/* Opens @path into @self, or prints why not. */
+static gboolean
+edit_load (TerrainCliEdit *self,
+           const char     *path)
 {
-  g_autoptr(TerrainCliEdit) self = g_new0 (TerrainCliEdit, 1);
   g_autoptr(GError) error = NULL;
 
-  self->klass = klass;
-  self->command = command;
   self->path = path;
-  self->document = terrain_cli_open_as (path, klass->document_type, klass->document_noun);
+  self->document = terrain_cli_open_as (path, self->klass->document_type,
+                                        self->klass->document_noun);
   if (self->document == NULL)
-    return NULL;
+    return FALSE;
 
   /* What the file would be written as now: the reference for --dry-run. */
   self->before = terrain_document_save_to_bytes (self->document, &error);
   if (self->before == NULL)
     {
       terrain_cli_error (path, error);
-      return NULL;
+      return FALSE;
     }
   self->stack = terrain_command_stack_new (self->document);
   self->edits = g_ptr_array_new_with_free_func (g_object_unref);
-  return g_steal_pointer (&self);
+  return TRUE;
 }
+
+TerrainCliEdit *
+terrain_cli_edit_open (const TerrainCliEditClass *klass,
+                       const char                *command,
+                       const char                *path)
+{
+  g_autoptr(TerrainCliEdit) self = g_new0 (TerrainCliEdit, 1);
+
+  self->klass = klass;
+  self->command = command;
+  return edit_load (self, path) ? g_steal_pointer (&self) : NULL;
+}
+
+
 
 const char *
 terrain_cli_edit_get_command (TerrainCliEdit *self)
 {
   return self->command;
+}
+
+char **
+terrain_cli_edit_get_argv (TerrainCliEdit *self)
+{
+  return self->argv;
+}
+
+gpointer
+terrain_cli_edit_get_data (TerrainCliEdit *self)
+{
+  return self->data;
+}
+
+guint
+terrain_cli_edit_get_value (TerrainCliEdit *self,
+                            guint           i)
+{
+  g_return_val_if_fail (i < G_N_ELEMENTS (self->values), 0);
+  return self->values[i];
 }
 
 TerrainDocument *
@@ -1121,6 +1127,35 @@ terrain_cli_parse_usage (const TerrainCliUsage  *usage,
   return TRUE;
 }
 
+static gboolean
+parse_operands (const char              *command,
+                int                      argc,
+                char                   **argv,
+                const TerrainCliOperand *operands,
+                guint                    n_operands,
+                const char              *both,
+                guint                   *values)
+{
+  guint given = (guint) argc - 2;
+
+  if (both != NULL)
+    {
+      values[n_operands - 2] = values[n_operands - 1] = 1;
+      if (given == n_operands - 1)
+        {
+          terrain_cli_usage_error (command, _(both));
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < MIN (given, n_operands); i++)
+    if (operands[i].name != NULL &&
+        !terrain_cli_parse_uint (command, operands[i].name, argv[2 + i],
+                                 operands[i].max != 0 ? operands[i].max : G_MAXUINT32,
+                                 &values[i]))
+      return FALSE;
+  return TRUE;
+}
+
 int
 terrain_cli_edit_main (const TerrainCliEditClass   *klass,
                        const TerrainCliEditCommand *command,
@@ -1128,22 +1163,28 @@ terrain_cli_edit_main (const TerrainCliEditClass   *klass,
                        char                       **argv,
                        gpointer                     data)
 {
+  g_autoptr(TerrainCliEdit) run = g_new0 (TerrainCliEdit, 1);
   const char *name = command->usage.command;
-  g_autoptr(TerrainCliEdit) run = NULL;
   int status;
 
-  if (!terrain_cli_parse_usage (&command->usage, TRUE, &argc, &argv))
+  g_return_val_if_fail (command->n_operands <= G_N_ELEMENTS (run->values), TERRAIN_EXIT_USAGE);
+  run->klass = klass;
+  run->command = name;
+  run->data = data;
+  if (!terrain_cli_parse_usage (&command->usage, TRUE, &argc, &argv) ||
+      !parse_operands (name, argc, argv, command->operands, command->n_operands, command->both,
+                       run->values))
     return TERRAIN_EXIT_USAGE;
-  if (command->prepare != NULL &&
-      (status = command->prepare (name, argc, argv, data)) != TERRAIN_EXIT_OK)
+  run->argv = argv;
+  if (command->prepare != NULL && (status = command->prepare (run)) != TERRAIN_EXIT_OK)
     return status;
-  if ((run = terrain_cli_edit_open (klass, name, argv[1])) == NULL)
+  if (!edit_load (run, argv[1]))
     return TERRAIN_EXIT_ERROR;
   if (command->build != NULL)
-    status = terrain_cli_edit_execute (run, command->build (run, argv, data)) ? TERRAIN_EXIT_OK
-                                                                                : TERRAIN_EXIT_ERROR;
+    status = terrain_cli_edit_execute (run, command->build (run)) ? TERRAIN_EXIT_OK
+                                                                  : TERRAIN_EXIT_ERROR;
   else
-    status = command->apply (run, argv, data);
+    status = command->apply (run);
   if (status != TERRAIN_EXIT_OK)
     return status;
   return terrain_cli_edit_finish (run);

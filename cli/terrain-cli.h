@@ -128,26 +128,6 @@ TerrainDocument *terrain_cli_open_as         (const char    *path,
                                               const char    *noun);
 TerrainPalette  *terrain_cli_open_palette    (const char    *path);
 
-/* An operand after FILE: its name in usage errors ("X"; NULL for one the
- * subcommand reads itself) and its maximum (0: G_MAXUINT32). */
-typedef struct
-{
-  const char *name;
-  guint64     max;
-} TerrainCliOperand;
-
-/* Parses the operands after FILE (@argv[2]…) as unsigned numbers into
- * @values. With @both (N_(), "give both COLUMNS and ROWS"), the last two
- * are optional together: 1 when not given, that usage error when only one
- * is. FALSE after a usage error. */
-gboolean         terrain_cli_parse_operands  (const char              *command,
-                                              int                      argc,
-                                              char                   **argv,
-                                              const TerrainCliOperand *operands,
-                                              guint                    n_operands,
-                                              const char              *both,
-                                              guint                   *values);
-
 void             terrain_cli_error           (const char    *path,
                                               const GError  *error);
 void             terrain_cli_usage_error     (const char    *command,
@@ -217,30 +197,38 @@ gboolean terrain_cli_parse_usage (const TerrainCliUsage  *usage,
                                   int                    *argc,
                                   char                 ***argv);
 
-/* An editing subcommand: what it adds to the runner. Each callback gets
- * the operands (argv[1] is FILE) and the subcommand's @data; each returns
- * an exit status, TERRAIN_EXIT_OK to go on. @prepare (or NULL) checks the
- * operands and reads other inputs before FILE is opened; then either
- * @build makes the one command to apply (NULL after printing why: exit 2)
- * or @apply applies commands itself with terrain_cli_edit_execute(). */
+/* An operand after FILE: its name in usage errors ("X"; NULL for one the
+ * subcommand reads itself) and its maximum (0: G_MAXUINT32). */
 typedef struct
 {
-  TerrainCliUsage usage;
-  int             (*prepare) (const char      *command,
-                              int              argc,
-                              char           **argv,
-                              gpointer         data);
-  TerrainCommand *(*build)   (TerrainCliEdit  *run,
-                              char           **argv,
-                              gpointer         data);
-  int             (*apply)   (TerrainCliEdit  *run,
-                              char           **argv,
-                              gpointer         data);
+  const char *name;
+  guint64     max;
+} TerrainCliOperand;
+
+/* An editing subcommand: what it adds to the runner. The runner parses
+ * @usage, then the unsigned @operands after FILE (terrain_cli_edit_get_value();
+ * with @both, a usage error such as "give both COLUMNS and ROWS" (marked
+ * for translation), the last two are optional
+ * together and 1 when not given). The callbacks return an exit status,
+ * TERRAIN_EXIT_OK to go on: @prepare (or NULL) checks the rest and reads
+ * other inputs before FILE is opened; then either @build makes the one
+ * command to apply (NULL after printing why: exit 2) or @apply applies
+ * commands itself with terrain_cli_edit_execute(). */
+typedef struct
+{
+  TerrainCliUsage          usage;
+  const TerrainCliOperand *operands;
+  guint                    n_operands;
+  const char              *both;
+  int                      (*prepare) (TerrainCliEdit *run);
+  TerrainCommand          *(*build)   (TerrainCliEdit *run);
+  int                      (*apply)   (TerrainCliEdit *run);
 } TerrainCliEditCommand;
 
 /* The whole of an editing subcommand: parses its command line, prepares,
  * opens FILE as @klass's document type, builds or applies, then
- * terrain_cli_edit_finish(). Returns the exit status. */
+ * terrain_cli_edit_finish(). @data is the subcommand's, for its callbacks
+ * (terrain_cli_edit_get_data()). Returns the exit status. */
 int                  terrain_cli_edit_main         (const TerrainCliEditClass   *klass,
                                                     const TerrainCliEditCommand *command,
                                                     int                          argc,
@@ -258,6 +246,12 @@ TerrainCliEdit      *terrain_cli_edit_open         (const TerrainCliEditClass *k
                                                     const char                *command,
                                                     const char                *path);
 const char          *terrain_cli_edit_get_command  (TerrainCliEdit            *self);
+/* In the callbacks of terrain_cli_edit_main(): the operands (argv[1] is
+ * FILE), the subcommand's data and the value of operand @i after FILE. */
+char               **terrain_cli_edit_get_argv     (TerrainCliEdit            *self);
+gpointer             terrain_cli_edit_get_data     (TerrainCliEdit            *self);
+guint                terrain_cli_edit_get_value    (TerrainCliEdit            *self,
+                                                    guint                      i);
 TerrainDocument     *terrain_cli_edit_get_document (TerrainCliEdit            *self);
 TerrainCommandStack *terrain_cli_edit_get_stack    (TerrainCliEdit            *self);
 /* Applies @command (taken; NULL fails); prints the refusal or the findings. */
@@ -267,11 +261,11 @@ gboolean             terrain_cli_edit_execute      (TerrainCliEdit            *s
 void                 terrain_cli_edit_report_first (TerrainCliEdit            *self);
 /* Writes the document (or, with --dry-run, what would change), then the
  * reports. Returns the exit status. */
+int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
 /* --dry-run of an edit that keeps the size: the byte ranges that change. */
 void                 terrain_cli_print_byte_ranges (TerrainDocument           *document,
                                                     GBytes                    *before,
                                                     GBytes                    *after);
-int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
 void                 terrain_cli_edit_free         (TerrainCliEdit            *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainCliEdit, terrain_cli_edit_free)

@@ -24,62 +24,40 @@ static const TerrainCliEditClass ter_edit_class = {
 
 #define TER(run) TERRAIN_TER7_FILE (terrain_cli_edit_get_document (run))
 
-/* A rectangle edit: FILE X Y VALUE [COLUMNS ROWS]; the subcommand reads
- * VALUE. */
-typedef struct
-{
-  guint values[5];
-  double metres;
-} Rectangle;
+/* The operands of a rectangle edit: FILE X Y VALUE [COLUMNS ROWS]; the
+ * subcommand reads VALUE (operand 2). */
+static const TerrainCliOperand rectangle[] = {
+  { "X" }, { "Y" }, { NULL }, { "COLUMNS" }, { "ROWS" }
+};
+
+#define RECTANGLE(run) terrain_cli_edit_get_value (run, 0), terrain_cli_edit_get_value (run, 1), \
+                       terrain_cli_edit_get_value (run, 3), terrain_cli_edit_get_value (run, 4)
 
 static int
-parse_rectangle (const char  *command,
-                 int          argc,
-                 char       **argv,
-                 gpointer     data)
+prepare_set_height (TerrainCliEdit *run)
 {
-  static const TerrainCliOperand operands[] = {
-    { "X" }, { "Y" }, { NULL }, { "COLUMNS" }, { "ROWS" }
-  };
-  Rectangle *r = data;
-
-  return terrain_cli_parse_operands (command, argc, argv, operands, G_N_ELEMENTS (operands),
-                                     N_("give both COLUMNS and ROWS"), r->values)
-         ? TERRAIN_EXIT_OK : TERRAIN_EXIT_USAGE;
-}
-
-static int
-prepare_set_height (const char  *command,
-                    int          argc,
-                    char       **argv,
-                    gpointer     data)
-{
-  Rectangle *r = data;
+  double *metres = terrain_cli_edit_get_data (run);
+  const char *text = terrain_cli_edit_get_argv (run)[4];
   char *end = NULL;
-  int status = parse_rectangle (command, argc, argv, data);
 
-  if (status != TERRAIN_EXIT_OK)
-    return status;
-  r->metres = g_ascii_strtod (argv[4], &end);
-  if (end == argv[4] || *end != '\0' || !isfinite (r->metres) || r->metres < 0 ||
-      r->metres * 32.0 > G_MAXUINT16)
+  *metres = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (*metres) || *metres < 0 ||
+      *metres * 32.0 > G_MAXUINT16)
     {
-      terrain_cli_usage_error (command, _("METRES must be a number from 0 to 2047.97"));
+      terrain_cli_usage_error (terrain_cli_edit_get_command (run),
+                               _("METRES must be a number from 0 to 2047.97"));
       return TERRAIN_EXIT_USAGE;
     }
   return TERRAIN_EXIT_OK;
 }
 
 static TerrainCommand *
-build_set_height (TerrainCliEdit  *run,
-                  char           **argv,
-                  gpointer         data)
+build_set_height (TerrainCliEdit *run)
 {
-  Rectangle *r = data;
+  double *metres = terrain_cli_edit_get_data (run);
 
-  return terrain_ter7_edit_new_set_height (TER (run), r->values[0], r->values[1], r->values[3],
-                                           r->values[4],
-                                           (guint16) lround (r->metres * 32.0));
+  return terrain_ter7_edit_new_set_height (TER (run), RECTANGLE (run),
+                                           (guint16) lround (*metres * 32.0));
 }
 
 static int
@@ -91,30 +69,29 @@ command_set_height (int    argc,
       N_("Set a rectangle of height samples (X, Y: the first column and row) to "
          "METRES, 0 to 2047.97 in steps of 1/32 (the file's 11.5 fixed point)."),
       NULL, NULL, 4, 6, N_("expected FILE X Y VALUE [COLUMNS ROWS]") },
+    rectangle, G_N_ELEMENTS (rectangle), N_("give both COLUMNS and ROWS"),
     prepare_set_height, build_set_height, NULL
   };
-  Rectangle r = { 0 };
+  double metres = 0;
 
-  return terrain_cli_edit_main (&ter_edit_class, &command, argc, argv, &r);
+  return terrain_cli_edit_main (&ter_edit_class, &command, argc, argv, &metres);
 }
 
-/* The material argv[4] names: an index, a material's name or "hole". */
+/* The material operand 2 names: an index, a material's name or "hole". */
 static int
-apply_paint (TerrainCliEdit  *run,
-             char           **argv,
-             gpointer         data)
+apply_paint (TerrainCliEdit *run)
 {
-  Rectangle *r = data;
+  const char *material = terrain_cli_edit_get_argv (run)[4];
   guint layer = G_MAXUINT;
   guint64 index;
 
-  if (strcmp (argv[4], "hole") == 0)
+  if (strcmp (material, "hole") == 0)
     layer = TERRAIN_TER7_EMPTY_LAYER;
-  else if (g_ascii_string_to_unsigned (argv[4], 10, 0, G_MAXUINT8, &index, NULL))
+  else if (g_ascii_string_to_unsigned (material, 10, 0, G_MAXUINT8, &index, NULL))
     layer = (guint) index;
   else
     for (guint i = 0; i < terrain_ter7_file_get_n_materials (TER (run)); i++)
-      if (g_strcmp0 (terrain_ter7_file_get_material_name (TER (run), i), argv[4]) == 0)
+      if (g_strcmp0 (terrain_ter7_file_get_material_name (TER (run), i), material) == 0)
         {
           layer = i;
           break;
@@ -122,14 +99,13 @@ apply_paint (TerrainCliEdit  *run,
   if (layer == G_MAXUINT)
     {
       g_autofree char *message = g_strdup_printf (_("%s names no material of this file"),
-                                                  argv[4]);
+                                                  material);
 
       terrain_cli_usage_error (terrain_cli_edit_get_command (run), message);
       return TERRAIN_EXIT_USAGE;
     }
-  if (!terrain_cli_edit_execute (run, terrain_ter7_edit_new_paint (TER (run), r->values[0],
-                                                                   r->values[1], r->values[3],
-                                                                   r->values[4], (guint8) layer)))
+  if (!terrain_cli_edit_execute (run, terrain_ter7_edit_new_paint (TER (run), RECTANGLE (run),
+                                                                   (guint8) layer)))
     return TERRAIN_EXIT_ERROR;
   return TERRAIN_EXIT_OK;
 }
@@ -144,11 +120,11 @@ command_paint (int    argc,
          "of one of the file's materials, or “hole” (no terrain drawn or "
          "collided with)."),
       NULL, NULL, 4, 6, N_("expected FILE X Y VALUE [COLUMNS ROWS]") },
-    parse_rectangle, NULL, apply_paint
+    rectangle, G_N_ELEMENTS (rectangle), N_("give both COLUMNS and ROWS"),
+    NULL, NULL, apply_paint
   };
-  Rectangle r = { 0 };
 
-  return terrain_cli_edit_main (&ter_edit_class, &command, argc, argv, &r);
+  return terrain_cli_edit_main (&ter_edit_class, &command, argc, argv, NULL);
 }
 
 static const TerrainCliCommand ter_commands[] = {

@@ -310,135 +310,92 @@ features_list (int    argc,
   return TERRAIN_EXIT_OK;
 }
 
-/* A feature edit: the operands after FILE, cells and perhaps a name, then
- * the footprints. */
-typedef struct
-{
-  const TerrainCliOperand *operands;
-  guint n_operands;
-  guint cells[4];
-  FootprintOptions options;
-} FeatureEdit;
-
-static void
-feature_edit_clear (FeatureEdit *edit)
-{
-  footprint_options_clear (&edit->options);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FeatureEdit, feature_edit_clear)
-
 static int
-prepare_feature_edit (const char  *command,
-                      int          argc,
-                      char       **argv,
-                      gpointer     data)
+prepare_feature_edit (TerrainCliEdit *run)
 {
-  FeatureEdit *edit = data;
-
-  if (!terrain_cli_parse_operands (command, argc, argv, edit->operands, edit->n_operands, NULL,
-                                   edit->cells))
-    return TERRAIN_EXIT_USAGE;
-  return load_footprints (command, &edit->options);
+  return load_footprints (terrain_cli_edit_get_command (run), terrain_cli_edit_get_data (run));
 }
 
-static const TerrainCliOperand name_cell[] = { { NULL }, { "X" }, { "Y" } };
-static const TerrainCliOperand cell[] = { { "X" }, { "Y" } };
-static const TerrainCliOperand cell_and_new_cell[] = {
-  { "X" }, { "Y" }, { "NEW_X" }, { "NEW_Y" }
-};
+#define CELL(run, i) terrain_cli_edit_get_value (run, i)
+#define TABLE(run) footprints_ref (((FootprintOptions *) terrain_cli_edit_get_data (run))->table)
 
 static TerrainCommand *
-build_add (TerrainCliEdit  *run,
-           char           **argv,
-           gpointer         data)
+build_add (TerrainCliEdit *run)
 {
-  FeatureEdit *edit = data;
-
-  return terrain_tnt_edit_new_place_feature (MAP (run), argv[2], edit->cells[1], edit->cells[2],
-                                             footprint_lookup, footprints_ref (edit->options.table),
-                                             footprints_unref);
+  return terrain_tnt_edit_new_place_feature (MAP (run), terrain_cli_edit_get_argv (run)[2],
+                                             CELL (run, 1), CELL (run, 2), footprint_lookup,
+                                             TABLE (run), footprints_unref);
 }
 
 static TerrainCommand *
-build_move (TerrainCliEdit  *run,
-            char           **argv,
-            gpointer         data)
+build_move (TerrainCliEdit *run)
 {
-  FeatureEdit *edit = data;
-
-  return terrain_tnt_edit_new_move_feature (MAP (run), edit->cells[0], edit->cells[1],
-                                            edit->cells[2], edit->cells[3], footprint_lookup,
-                                            footprints_ref (edit->options.table),
-                                            footprints_unref);
+  return terrain_tnt_edit_new_move_feature (MAP (run), CELL (run, 0), CELL (run, 1),
+                                            CELL (run, 2), CELL (run, 3), footprint_lookup,
+                                            TABLE (run), footprints_unref);
 }
 
 static TerrainCommand *
-build_remove (TerrainCliEdit  *run,
-              char           **argv,
-              gpointer         data)
+build_remove (TerrainCliEdit *run)
 {
-  FeatureEdit *edit = data;
-
-  return terrain_tnt_edit_new_remove_feature (MAP (run), edit->cells[0], edit->cells[1],
-                                              footprint_lookup,
-                                              footprints_ref (edit->options.table),
-                                              footprints_unref);
+  return terrain_tnt_edit_new_remove_feature (MAP (run), CELL (run, 0), CELL (run, 1),
+                                              footprint_lookup, TABLE (run), footprints_unref);
 }
 
 static int
 features_add (int    argc,
               char **argv)
 {
-  g_auto(FeatureEdit) edit = { name_cell, G_N_ELEMENTS (name_cell) };
+  static const TerrainCliOperand operands[] = { { NULL }, { "X" }, { "Y" } };
+  g_auto(FootprintOptions) options = { NULL };
   const TerrainCliEditCommand command = {
     { "tnt features add", N_("FILE NAME X Y"),
       N_("Place a feature with its anchor (the top-left cell of its footprint) at attribute "
          "cell X, Y. The name is added to the feature table when it is not there; covered "
          "empty cells get the fringe word 0xFFFE. Overlaps are reported."),
-      NULL, footprint_entries (&edit.options), 4, 4, N_("expected FILE NAME X Y") },
-    prepare_feature_edit, build_add, NULL
+      NULL, footprint_entries (&options), 4, 4, N_("expected FILE NAME X Y") },
+    operands, G_N_ELEMENTS (operands), NULL, prepare_feature_edit, build_add, NULL
   };
 
-  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
+  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &options);
 }
 
 static int
 features_move (int    argc,
                char **argv)
 {
-  g_auto(FeatureEdit) edit = { cell_and_new_cell, G_N_ELEMENTS (cell_and_new_cell) };
+  static const TerrainCliOperand operands[] = { { "X" }, { "Y" }, { "NEW_X" }, { "NEW_Y" } };
+  g_auto(FootprintOptions) options = { NULL };
   const TerrainCliEditCommand command = {
     { "tnt features move", N_("FILE X Y NEW_X NEW_Y"),
       N_("Move the feature anchored at cell X, Y to NEW_X, NEW_Y, with its fringe. The feature "
          "table does not change."),
-      NULL, footprint_entries (&edit.options), 5, 5, N_("expected FILE X Y NEW_X NEW_Y") },
-    prepare_feature_edit, build_move, NULL
+      NULL, footprint_entries (&options), 5, 5, N_("expected FILE X Y NEW_X NEW_Y") },
+    operands, G_N_ELEMENTS (operands), NULL, prepare_feature_edit, build_move, NULL
   };
 
-  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
+  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &options);
 }
 
 static int
 features_remove (int    argc,
                  char **argv)
 {
-  g_auto(FeatureEdit) edit = { cell, G_N_ELEMENTS (cell) };
+  static const TerrainCliOperand operands[] = { { "X" }, { "Y" } };
+  g_auto(FootprintOptions) options = { NULL };
   const TerrainCliEditCommand command = {
     { "tnt features remove", N_("FILE X Y"),
       N_("Remove the feature anchored at cell X, Y and the fringe only it covered. Its record "
          "stays in the feature table; see “cleanup”."),
-      NULL, footprint_entries (&edit.options), 3, 3, N_("expected FILE X Y") },
-    prepare_feature_edit, build_remove, NULL
+      NULL, footprint_entries (&options), 3, 3, N_("expected FILE X Y") },
+    operands, G_N_ELEMENTS (operands), NULL, prepare_feature_edit, build_remove, NULL
   };
 
-  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
+  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &options);
 }
 
 static TerrainCommand *
-build_cleanup (TerrainCliEdit  *run,
-               char           **argv,
-               gpointer         data)
+build_cleanup (TerrainCliEdit *run)
 {
   return terrain_tnt_edit_new_cleanup_features (MAP (run));
 }
@@ -452,7 +409,7 @@ features_cleanup (int    argc,
       N_("Drop the feature records no cell uses and renumber the cells. Nothing else removes "
          "records, so that an edit never renumbers the table."),
       NULL, NULL, 1, 1, N_("expected FILE") },
-    NULL, build_cleanup, NULL
+    NULL, 0, NULL, NULL, build_cleanup, NULL
   };
 
   return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, NULL);

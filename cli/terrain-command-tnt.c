@@ -297,12 +297,10 @@ brush_options_clear (BrushOptions *options)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BrushOptions, brush_options_clear)
 
 static int
-prepare_brush (const char  *command,
-               int          argc,
-               char       **argv,
-               gpointer     data)
+prepare_brush (TerrainCliEdit *run)
 {
-  BrushOptions *options = data;
+  const char *command = terrain_cli_edit_get_command (run);
+  BrushOptions *options = terrain_cli_edit_get_data (run);
   TerrainTntBrush defaults = { TERRAIN_TNT_BRUSH_RAISE, 2, 8, TERRAIN_TNT_FALLOFF_SMOOTH, 0 };
   g_autoptr(GError) error = NULL;
   gint value;
@@ -362,11 +360,9 @@ prepare_brush (const char  *command,
 }
 
 static int
-apply_brush (TerrainCliEdit  *run,
-             char           **argv,
-             gpointer         data)
+apply_brush (TerrainCliEdit *run)
 {
-  BrushOptions *options = data;
+  BrushOptions *options = terrain_cli_edit_get_data (run);
   GArray *dabs = options->dabs;
   gboolean ok = TRUE;
 
@@ -435,7 +431,7 @@ heights_brush (int    argc,
          "cell). Give dabs with --at or --script; all dabs are one edit. Only the height bytes "
          "of the cells the brush changes are written."),
       entries, NULL, 1, 1, N_("expected FILE") },
-    prepare_brush, NULL, apply_brush
+    NULL, 0, NULL, prepare_brush, NULL, apply_brush
   };
 
   return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &options);
@@ -444,46 +440,25 @@ heights_brush (int    argc,
 /* ------------------------------------------------------------------------ */
 /* void, paint, resize                                                      */
 
-/* A rectangle of cells (void: X Y [WIDTH HEIGHT]) or tile positions (paint:
- * COLUMN ROW TILE [COLUMNS ROWS]). */
-typedef struct
-{
-  gboolean unmark;
-  guint values[5];
-} RectangleEdit;
-
-static int
-prepare_void (const char  *command,
-              int          argc,
-              char       **argv,
-              gpointer     data)
-{
-  static const TerrainCliOperand operands[] = { { "X" }, { "Y" }, { "WIDTH" }, { "HEIGHT" } };
-  RectangleEdit *edit = data;
-
-  return terrain_cli_parse_operands (command, argc, argv, operands, G_N_ELEMENTS (operands),
-                                     N_("give both WIDTH and HEIGHT"), edit->values)
-         ? TERRAIN_EXIT_OK : TERRAIN_EXIT_USAGE;
-}
+#define VALUE(run, i) terrain_cli_edit_get_value (run, i)
 
 static TerrainCommand *
-build_void (TerrainCliEdit  *run,
-            char           **argv,
-            gpointer         data)
+build_void (TerrainCliEdit *run)
 {
-  RectangleEdit *edit = data;
+  gboolean *unmark = terrain_cli_edit_get_data (run);
 
-  return terrain_tnt_edit_new_void (MAP (run), edit->values[0], edit->values[1], edit->values[2],
-                                    edit->values[3], !edit->unmark);
+  return terrain_tnt_edit_new_void (MAP (run), VALUE (run, 0), VALUE (run, 1), VALUE (run, 2),
+                                    VALUE (run, 3), !*unmark);
 }
 
 static int
 command_void (int    argc,
               char **argv)
 {
-  RectangleEdit edit = { FALSE };
+  static const TerrainCliOperand operands[] = { { "X" }, { "Y" }, { "WIDTH" }, { "HEIGHT" } };
+  gboolean unmark = FALSE;
   const GOptionEntry entries[] = {
-    { "unmark", 'u', 0, G_OPTION_ARG_NONE, &edit.unmark,
+    { "unmark", 'u', 0, G_OPTION_ARG_NONE, &unmark,
       N_("Unmark void cells (back to empty) instead of marking them"), NULL },
     { NULL }
   };
@@ -492,53 +467,35 @@ command_void (int    argc,
       N_("Mark a rectangle of attribute cells void (feature word 0xFFFC: blocked and not "
          "drawn), or unmark it. Cells anchoring a feature are left alone."),
       entries, NULL, 3, 5, N_("expected FILE X Y [WIDTH HEIGHT]") },
-    prepare_void, build_void, NULL
+    operands, G_N_ELEMENTS (operands), N_("give both WIDTH and HEIGHT"), NULL, build_void, NULL
   };
 
-  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
-}
-
-static int
-prepare_paint (const char  *command,
-               int          argc,
-               char       **argv,
-               gpointer     data)
-{
-  static const TerrainCliOperand operands[] = {
-    { "COLUMN" }, { "ROW" }, { "TILE", G_MAXUINT16 }, { "COLUMNS" }, { "ROWS" }
-  };
-  RectangleEdit *edit = data;
-
-  return terrain_cli_parse_operands (command, argc, argv, operands, G_N_ELEMENTS (operands),
-                                     N_("give both COLUMNS and ROWS"), edit->values)
-         ? TERRAIN_EXIT_OK : TERRAIN_EXIT_USAGE;
+  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &unmark);
 }
 
 static TerrainCommand *
-build_paint (TerrainCliEdit  *run,
-             char           **argv,
-             gpointer         data)
+build_paint (TerrainCliEdit *run)
 {
-  RectangleEdit *edit = data;
-
-  return terrain_tnt_edit_new_paint_tiles (MAP (run), edit->values[0], edit->values[1],
-                                           edit->values[3], edit->values[4],
-                                           (guint16) edit->values[2]);
+  return terrain_tnt_edit_new_paint_tiles (MAP (run), VALUE (run, 0), VALUE (run, 1),
+                                           VALUE (run, 3), VALUE (run, 4),
+                                           (guint16) VALUE (run, 2));
 }
 
 static int
 command_paint (int    argc,
                char **argv)
 {
+  static const TerrainCliOperand operands[] = {
+    { "COLUMN" }, { "ROW" }, { "TILE", G_MAXUINT16 }, { "COLUMNS" }, { "ROWS" }
+  };
   static const TerrainCliEditCommand command = {
     { "tnt paint", N_("FILE COLUMN ROW TILE [COLUMNS ROWS]"),
       N_("Draw tile TILE on a rectangle of 32x32-pixel positions."),
       NULL, NULL, 4, 6, N_("expected FILE COLUMN ROW TILE [COLUMNS ROWS]") },
-    prepare_paint, build_paint, NULL
+    operands, G_N_ELEMENTS (operands), N_("give both COLUMNS and ROWS"), NULL, build_paint, NULL
   };
-  RectangleEdit edit = { FALSE };
 
-  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
+  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, NULL);
 }
 
 /* Applies @edit (taken), then, given a palette, regenerates the minimap:
@@ -578,12 +535,10 @@ resize_edit_clear (ResizeEdit *edit)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ResizeEdit, resize_edit_clear)
 
 static int
-prepare_resize (const char  *command,
-                int          argc,
-                char       **argv,
-                gpointer     data)
+prepare_resize (TerrainCliEdit *run)
 {
-  ResizeEdit *edit = data;
+  const char *command = terrain_cli_edit_get_command (run);
+  ResizeEdit *edit = terrain_cli_edit_get_data (run);
 
   if (edit->fill_height < 0 || edit->fill_height > 255 || edit->fill_tile < 0 ||
       edit->fill_tile > G_MAXUINT16)
@@ -598,11 +553,10 @@ prepare_resize (const char  *command,
 }
 
 static int
-apply_resize (TerrainCliEdit  *run,
-              char           **argv,
-              gpointer         data)
+apply_resize (TerrainCliEdit *run)
 {
-  ResizeEdit *edit = data;
+  char **argv = terrain_cli_edit_get_argv (run);
+  ResizeEdit *edit = terrain_cli_edit_get_data (run);
   int status = execute_with_minimap (run, _("Resize map"),
                                      terrain_tnt_edit_new_resize (MAP (run), edit->left,
                                                                   edit->top, edit->right,
@@ -644,7 +598,7 @@ command_resize (int    argc,
       N_("Add or remove attribute cells on any side of a map (by twos, so that tiles stay "
          "aligned). Kept cells, tiles and features keep their contents."),
       entries, NULL, 1, 1, N_("expected FILE") },
-    prepare_resize, NULL, apply_resize
+    NULL, 0, NULL, prepare_resize, NULL, apply_resize
   };
 
   return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
@@ -691,12 +645,11 @@ image_edit_clear (ImageEdit *edit)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ImageEdit, image_edit_clear)
 
 static int
-prepare_import_image (const char  *command,
-                      int          argc,
-                      char       **argv,
-                      gpointer     data)
+prepare_import_image (TerrainCliEdit *run)
 {
-  ImageEdit *edit = data;
+  const char *command = terrain_cli_edit_get_command (run);
+  char **argv = terrain_cli_edit_get_argv (run);
+  ImageEdit *edit = terrain_cli_edit_get_data (run);
 
   edit->dither_mode = TERRAIN_DITHER_NONE;
   if (edit->palette_path == NULL)
@@ -714,11 +667,10 @@ prepare_import_image (const char  *command,
 }
 
 static int
-apply_import_image (TerrainCliEdit  *run,
-                    char           **argv,
-                    gpointer         data)
+apply_import_image (TerrainCliEdit *run)
 {
-  ImageEdit *edit = data;
+  char **argv = terrain_cli_edit_get_argv (run);
+  ImageEdit *edit = terrain_cli_edit_get_data (run);
   g_autoptr(GError) error = NULL;
   TerrainCommand *import;
 
@@ -759,29 +711,26 @@ import_image (int    argc,
          "RGB/RGBA PNG): quantised to the palette, split into 32x32 tiles, identical tiles "
          "kept once. The minimap is regenerated too."),
       entries, NULL, 2, 2, N_("expected FILE and IMAGE.png") },
-    prepare_import_image, NULL, apply_import_image
+    NULL, 0, NULL, prepare_import_image, NULL, apply_import_image
   };
 
   return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
 }
 
 static int
-prepare_import_heightmap (const char  *command,
-                          int          argc,
-                          char       **argv,
-                          gpointer     data)
+prepare_import_heightmap (TerrainCliEdit *run)
 {
-  ImageEdit *edit = data;
+  ImageEdit *edit = terrain_cli_edit_get_data (run);
 
-  return (edit->image = open_png (argv[2])) != NULL ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
+  edit->image = open_png (terrain_cli_edit_get_argv (run)[2]);
+  return edit->image != NULL ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
 }
 
 static TerrainCommand *
-build_import_heightmap (TerrainCliEdit  *run,
-                        char           **argv,
-                        gpointer         data)
+build_import_heightmap (TerrainCliEdit *run)
 {
-  ImageEdit *edit = data;
+  char **argv = terrain_cli_edit_get_argv (run);
+  ImageEdit *edit = terrain_cli_edit_get_data (run);
   g_autoptr(GError) error = NULL;
   TerrainCommand *import = terrain_tnt_edit_new_import_heightmap (MAP (run), edit->image,
                                                                   &error);
@@ -801,7 +750,7 @@ import_heightmap (int    argc,
          "of the map's pixel size). 16-bit values are divided by 257, as export-heightmap "
          "multiplied them; 8-bit values are heights."),
       NULL, NULL, 2, 2, N_("expected FILE and HEIGHTS.png") },
-    prepare_import_heightmap, build_import_heightmap, NULL
+    NULL, 0, NULL, prepare_import_heightmap, build_import_heightmap, NULL
   };
   g_auto(ImageEdit) edit = { NULL };
 
@@ -897,33 +846,24 @@ stamp_edit_clear (StampEdit *edit)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (StampEdit, stamp_edit_clear)
 
 static int
-prepare_stamp (const char  *command,
-               int          argc,
-               char       **argv,
-               gpointer     data)
+prepare_stamp (TerrainCliEdit *run)
 {
-  StampEdit *edit = data;
+  const char *command = terrain_cli_edit_get_command (run);
+  char **argv = terrain_cli_edit_get_argv (run);
+  StampEdit *edit = terrain_cli_edit_get_data (run);
 
   if (!terrain_cli_parse_int (command, "COLUMN", argv[3], &edit->column) ||
       !terrain_cli_parse_int (command, "ROW", argv[4], &edit->row))
     return TERRAIN_EXIT_USAGE;
-  if ((edit->section = terrain_cli_open (argv[2])) == NULL)
-    return TERRAIN_EXIT_ERROR;
-  if (!TERRAIN_IS_SCT_SECTION (edit->section))
-    {
-      g_printerr (_("terrain: %s: a %s file, not an SCT section\n"), argv[2],
-                  terrain_format_get_description (terrain_document_get_format (edit->section)));
-      return TERRAIN_EXIT_ERROR;
-    }
-  return TERRAIN_EXIT_OK;
+  edit->section = terrain_cli_open_as (argv[2], terrain_sct_section_get_type,
+                                       N_("an SCT section"));
+  return edit->section != NULL ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
 }
 
 static TerrainCommand *
-build_stamp (TerrainCliEdit  *run,
-             char           **argv,
-             gpointer         data)
+build_stamp (TerrainCliEdit *run)
 {
-  StampEdit *edit = data;
+  StampEdit *edit = terrain_cli_edit_get_data (run);
 
   return terrain_tnt_edit_new_stamp_section (MAP (run), TERRAIN_SCT_SECTION (edit->section),
                                              edit->column, edit->row);
@@ -939,7 +879,7 @@ command_stamp (int    argc,
          "tiles join the map's tile set (identical tiles are reused) and its heights are "
          "copied. The part off the map is left out."),
       NULL, NULL, 4, 4, N_("expected FILE SECTION.sct COLUMN ROW") },
-    prepare_stamp, build_stamp, NULL
+    NULL, 0, NULL, prepare_stamp, build_stamp, NULL
   };
   g_auto(StampEdit) edit = { NULL };
 
