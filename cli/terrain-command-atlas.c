@@ -690,17 +690,10 @@ static const TerrainCliCommand atlas_commands[] = {
   { "merge-textures", N_("Merge four quadrant texture trees into one"), atlas_merge_textures },
 };
 
-static const TerrainCliGroup atlas_group = {
-  "terrain atlas", N_("FILE…"),
+const TerrainCliGroup terrain_cli_atlas_group = {
+  NULL, N_("FILE…"),
   N_("Inspect and rewrite Torque (TGEA) Atlas terrain files. "
      "`terrain info`, `validate`, `roundtrip` and `convert` take "
      "Atlas files too."),
   NULL, atlas_commands, G_N_ELEMENTS (atlas_commands), FALSE
 };
-
-int
-terrain_command_atlas (int    argc,
-                       char **argv)
-{
-  return terrain_cli_dispatch (&atlas_group, argc, argv);
-}
