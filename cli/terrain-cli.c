@@ -44,6 +44,8 @@ static const GOptionEntry heightmap_format_entries[] = {
   { NULL }
 };
 
+static void edit_reset_options (void);
+
 static const GOptionEntry version_entries[] = {
   { "version", 0, 0, G_OPTION_ARG_NONE, &version_flag,
     N_("Print the program version and exit"), NULL },
@@ -106,6 +108,7 @@ terrain_cli_option_context (const char         *command,
   g_clear_pointer (&format_name, g_free);
   g_clear_pointer (&heightmap_format_name, g_free);
   version_flag = FALSE;
+  edit_reset_options ();
 
   g_option_context_set_summary (context, summary);
   g_option_context_set_description (context,
@@ -212,8 +215,26 @@ terrain_cli_usage_error (const char *command,
   g_printerr (_("Try “terrain %s --help” for more information.\n"), command);
 }
 
+/* A row's summary in its table's --help: in the root's, a family's summary
+ * is followed by the names of its subcommands, so the list never goes stale. */
+static char *
+command_summary (const TerrainCliGroup   *group,
+                 const TerrainCliCommand *command)
+{
+  g_autoptr(GString) names = NULL;
+
+  if (!group->top_level || command->group == NULL)
+    return g_strdup (_(command->summary));
+  names = g_string_new (NULL);
+  for (guint i = 0; i < command->group->n_commands; i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", command->group->commands[i].name);
+  /* Translators: a family of commands, then the names of its subcommands. */
+  return g_strdup_printf (_("%s: %s"), _(command->summary), names->str);
+}
+
 static void
 print_group_usage (const TerrainCliGroup *group,
+                   const char            *name,
                    FILE                  *stream)
 {
   int width = 12;
@@ -221,27 +242,83 @@ print_group_usage (const TerrainCliGroup *group,
   for (guint i = 0; i < group->n_commands; i++)
     width = MAX (width, (int) strlen (group->commands[i].name) + 2);
 
-  fprintf (stream, _("Usage: %s COMMAND [OPTION…] %s\n"), group->name, _(group->parameters));
+  fprintf (stream, _("Usage: %s COMMAND [OPTION…] %s\n"), name, _(group->parameters));
   fprintf (stream, "\n");
   if (group->description != NULL)
     fprintf (stream, "%s\n\n", _(group->description));
   fprintf (stream, "%s\n", _("Commands:"));
   for (guint i = 0; i < group->n_commands; i++)
-    fprintf (stream, "  %-*s %s\n", width, group->commands[i].name,
-             _(group->commands[i].summary));
+    {
+      g_autofree char *summary = command_summary (group, &group->commands[i]);
+
+      fprintf (stream, "  %-*s %s\n", width, group->commands[i].name, summary);
+    }
   fprintf (stream, "\n");
   if (group->footer != NULL)
     fprintf (stream, "%s\n", _(group->footer));
-  fprintf (stream, _("Run “%s COMMAND --help” for a command's options.\n"), group->name);
+  fprintf (stream, _("Run “%s COMMAND --help” for a command's options.\n"), name);
+}
+
+/* terrain_cli_dispatch() for the table @group named @name (the program name
+ * so far, "terrain tnt"). */
+static int
+dispatch (const TerrainCliGroup *group,
+          const char            *name,
+          int                    argc,
+          char                 **argv)
+{
+  const char *sub;
+
+  if (argc < 2)
+    {
+      print_group_usage (group, name, stderr);
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  sub = argv[1];
+  if (strcmp (sub, "--help") == 0 || strcmp (sub, "-h") == 0 || strcmp (sub, "help") == 0)
+    {
+      print_group_usage (group, name, stdout);
+      return TERRAIN_EXIT_OK;
+    }
+  if (group->top_level && strcmp (sub, "--version") == 0)
+    {
+      terrain_cli_print_version ();
+      return TERRAIN_EXIT_OK;
+    }
+
+  for (guint i = 0; i < group->n_commands; i++)
+    if (strcmp (sub, group->commands[i].name) == 0)
+      {
+        const TerrainCliCommand *command = &group->commands[i];
+        /* The subcommand sees "NAME SUBCOMMAND" as its program name. */
+        g_autofree char *prgname = g_strdup_printf ("%s %s", name, sub);
+
+        if (group->top_level && terrain_cli_wants_version (sub, argc - 1, argv + 1))
+          {
+            terrain_cli_print_version ();
+            return TERRAIN_EXIT_OK;
+          }
+        argv[1] = argv[0];
+        if (command->group != NULL)
+          return dispatch (command->group, prgname, argc - 1, argv + 1);
+        g_set_prgname (prgname);
+        return command->run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("%s: unknown command “%s”\n"), name, sub);
+  g_printerr (_("Try “%s --help” for the list of commands.\n"), name);
+  return TERRAIN_EXIT_USAGE;
 }
 
 /**
  * terrain_cli_dispatch:
- * @group: the command and its subcommands
- * @argc: argument count; @argv[0] is the program, @argv[1] the subcommand
- * @argv: arguments (argv[1] is overwritten)
+ * @group: the root table of commands
+ * @argc: argument count; @argv[0] is the program, @argv[1] the command
+ * @argv: arguments (overwritten)
  *
- * Runs the subcommand @argv[1] of @group, or prints @group's usage: on
+ * Runs the command @argv[1] of @group, entering nested tables for the words
+ * after it (`terrain tnt features add`), or prints a table's usage: on
  * stdout for --help, -h and help (exit 0), on stderr when no subcommand is
  * given (exit 64). An unknown subcommand is a usage error.
  *
@@ -252,45 +329,7 @@ terrain_cli_dispatch (const TerrainCliGroup *group,
                       int                    argc,
                       char                 **argv)
 {
-  const char *name;
-
-  if (argc < 2)
-    {
-      print_group_usage (group, stderr);
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  name = argv[1];
-  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
-    {
-      print_group_usage (group, stdout);
-      return TERRAIN_EXIT_OK;
-    }
-  if (group->top_level && strcmp (name, "--version") == 0)
-    {
-      terrain_cli_print_version ();
-      return TERRAIN_EXIT_OK;
-    }
-
-  for (guint i = 0; i < group->n_commands; i++)
-    if (strcmp (name, group->commands[i].name) == 0)
-      {
-        /* The subcommand sees "NAME SUBCOMMAND" as its program name. */
-        g_autofree char *prgname = g_strdup_printf ("%s %s", group->name, name);
-
-        if (group->top_level && terrain_cli_wants_version (name, argc - 1, argv + 1))
-          {
-            terrain_cli_print_version ();
-            return TERRAIN_EXIT_OK;
-          }
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return group->commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("%s: unknown command “%s”\n"), group->name, name);
-  g_printerr (_("Try “%s --help” for the list of commands.\n"), group->name);
-  return TERRAIN_EXIT_USAGE;
+  return dispatch (group, group->name, argc, argv);
 }
 
 static char *
@@ -688,8 +727,12 @@ terrain_cli_edit_entries (void)
   return edit_entries;
 }
 
-void
-terrain_cli_edit_reset_options (void)
+const char terrain_cli_edit_footer[] =
+  N_("Editing commands write to -o OUT or change FILE in place (atomically); --dry-run "
+     "prints what would change.");
+
+static void
+edit_reset_options (void)
 {
   g_clear_pointer (&edit_output, g_free);
   edit_dry_run = FALSE;
@@ -721,7 +764,7 @@ terrain_cli_edit_open (const TerrainCliEditClass *klass,
   self->document = terrain_cli_open (path);
   if (self->document == NULL)
     return NULL;
-  if (!g_type_is_a (G_OBJECT_TYPE (self->document), klass->document_type))
+  if (!g_type_is_a (G_OBJECT_TYPE (self->document), klass->document_type ()))
     {
       g_printerr (_("terrain: %s: a %s file, not %s\n"), path,
                   terrain_format_get_description (terrain_document_get_format (self->document)),

@@ -21,32 +21,50 @@ enum
 typedef int (*TerrainCommandFunc) (int    argc,
                                    char **argv);
 
+typedef struct _TerrainCliGroup TerrainCliGroup;
+
+/* One row of a command table: a command that runs (@run) or a family of
+ * subcommands (@group, `terrain tnt`, `terrain tnt features`), which the
+ * dispatcher enters in turn. The texts are untranslated (N_()). */
 typedef struct
 {
-  const char *name;
-  const char *summary;
-  TerrainCommandFunc run;
+  const char            *name;
+  const char            *summary;
+  TerrainCommandFunc     run;
+  const TerrainCliGroup *group;
 } TerrainCliCommand;
 
 /* A command with subcommands (`terrain`, `terrain tnt`, `terrain tnt
  * features`, …): terrain_cli_dispatch() prints its --help, finds the
  * subcommand named by argv[1] and runs it with "NAME SUBCOMMAND" as the
  * program name. The texts are untranslated (N_()); @description and
- * @footer may be %NULL. */
-typedef struct
+ * @footer may be %NULL. @name is the program name of the root table
+ * ("terrain"); a nested table's is its parent's and its row's ("terrain tnt
+ * features"), so it leaves @name %NULL. In the root's --help, a family's
+ * summary is followed by the names of its subcommands. */
+struct _TerrainCliGroup
 {
-  const char              *name;          /* "terrain tnt features" */
+  const char              *name;          /* "terrain"; NULL when nested */
   const char              *parameters;    /* after "COMMAND [OPTION…]" */
   const char              *description;
   const char              *footer;
   const TerrainCliCommand *commands;
   guint                    n_commands;
   gboolean                 top_level;     /* answers `terrain CMD … --version` */
-} TerrainCliGroup;
+};
 
 int   terrain_cli_dispatch             (const TerrainCliGroup *group,
                                         int                    argc,
                                         char                 **argv);
+
+/* The command families, each in its terrain-command-FAMILY.c. */
+extern const TerrainCliGroup terrain_cli_model_group;
+extern const TerrainCliGroup terrain_cli_atlas_group;
+extern const TerrainCliGroup terrain_cli_insomniac_group;
+extern const TerrainCliGroup terrain_cli_hpi_group;
+extern const TerrainCliGroup terrain_cli_ota_group;
+extern const TerrainCliGroup terrain_cli_ter_group;
+extern const TerrainCliGroup terrain_cli_tnt_group;
 
 int   terrain_command_info             (int argc, char **argv);
 int   terrain_command_validate         (int argc, char **argv);
@@ -54,15 +72,8 @@ int   terrain_command_roundtrip        (int argc, char **argv);
 int   terrain_command_export_image     (int argc, char **argv);
 int   terrain_command_export_heightmap (int argc, char **argv);
 int   terrain_command_set_sea_level    (int argc, char **argv);
-int   terrain_command_model            (int argc, char **argv);
 int   terrain_command_import_chu       (int argc, char **argv);
-int   terrain_command_atlas            (int argc, char **argv);
 int   terrain_command_convert          (int argc, char **argv);
-int   terrain_command_insomniac        (int argc, char **argv);
-int   terrain_command_hpi              (int argc, char **argv);
-int   terrain_command_ota              (int argc, char **argv);
-int   terrain_command_ter              (int argc, char **argv);
-int   terrain_command_tnt              (int argc, char **argv);
 int   terrain_command_tnt_lint         (int argc, char **argv);
 int   terrain_command_tnt_preview      (int argc, char **argv);
 int   terrain_command_tnt_unpack       (int argc, char **argv);
@@ -129,7 +140,7 @@ TerrainFeatureCatalog *terrain_cli_open_catalog (char              **archives,
  * the library's own API. */
 typedef struct
 {
-  GType        document_type;
+  GType      (*document_type)  (void);   /* terrain_tnt_map_get_type */
   const char  *document_noun;   /* "a TNT map", for "a … file, not …" */
   /* A command's one-line report after it is applied, or NULL. */
   const char *(*report)        (TerrainCommand  *command);
@@ -143,9 +154,11 @@ typedef struct
 
 typedef struct _TerrainCliEdit TerrainCliEdit;
 
-/* -o OUT and -n/--dry-run, to add to an editing subcommand's context. */
+/* -o OUT and -n/--dry-run, to add to an editing subcommand's context
+ * (terrain_cli_option_context() unsets them for every run). */
 const GOptionEntry  *terrain_cli_edit_entries      (void);
-void                 terrain_cli_edit_reset_options (void);
+/* The --help footer of a family of editing subcommands. */
+extern const char    terrain_cli_edit_footer[];
 /* Opens @path; prints the error and returns NULL when it cannot be read or
  * is not of the class's document type. */
 TerrainCliEdit      *terrain_cli_edit_open         (const TerrainCliEditClass *klass,

@@ -18,8 +18,8 @@ ter_report (TerrainCommand *command)
                                         : NULL;
 }
 
-static TerrainCliEditClass ter_edit_class = {
-  0, N_("a Torque3D terrain (.ter version 7)"), ter_report, NULL, NULL,
+static const TerrainCliEditClass ter_edit_class = {
+  terrain_ter7_file_get_type, N_("a Torque3D terrain (.ter version 7)"), ter_report, NULL, NULL,
 };
 
 #define TER(run) TERRAIN_TER7_FILE (terrain_cli_edit_get_document (run))
@@ -159,21 +159,8 @@ static const TerrainCliCommand ter_commands[] = {
   { "paint", N_("Paint a rectangle of the layer map with a material or a hole"), command_paint },
 };
 
-static const TerrainCliGroup ter_group = {
-  "terrain ter", N_("FILE…"), N_("Edit Torque3D terrains (.ter version 7)."),
-  N_("Editing commands write to -o OUT or change FILE in place (atomically); --dry-run "
-     "prints what would change."),
+const TerrainCliGroup terrain_cli_ter_group = {
+  NULL, N_("FILE…"), N_("Edit Torque3D terrains (.ter version 7)."),
+  terrain_cli_edit_footer,
   ter_commands, G_N_ELEMENTS (ter_commands), FALSE
 };
-
-int
-terrain_command_ter (int    argc,
-                     char **argv)
-{
-  int status;
-
-  ter_edit_class.document_type = TERRAIN_TYPE_TER7_FILE;
-  status = terrain_cli_dispatch (&ter_group, argc, argv);
-  terrain_cli_edit_reset_options ();
-  return status;
-}

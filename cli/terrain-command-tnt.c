@@ -43,9 +43,13 @@ parse_options (const char          *command,
                int                 *argc,
                char              ***argv)
 {
-  g_autoptr(GOptionContext) context = terrain_cli_option_context (command, parameters, summary,
-                                                                  entries);
+  g_autoptr(GOptionContext) context = NULL;
 
+  /* As terrain_cli_option_context() does for the shared options: every run
+   * starts with the footprint options unset. */
+  g_clear_pointer (&opt_footprints, g_strfreev);
+  g_clear_pointer (&opt_features, g_strfreev);
+  context = terrain_cli_option_context (command, parameters, summary, entries);
   if (editing)
     g_option_context_add_main_entries (context, terrain_cli_edit_entries (), GETTEXT_PACKAGE);
   if (footprints)
@@ -427,8 +431,8 @@ tnt_print_changes (TerrainDocument *document,
     print_layout_change (before, TERRAIN_TNT_MAP (document), after);
 }
 
-static TerrainCliEditClass tnt_edit_class = {
-  0, N_("a TNT map"), tnt_report, tnt_issues, tnt_print_changes,
+static const TerrainCliEditClass tnt_edit_class = {
+  terrain_tnt_map_get_type, N_("a TNT map"), tnt_report, tnt_issues, tnt_print_changes,
 };
 
 #define MAP(run) TERRAIN_TNT_MAP (terrain_cli_edit_get_document (run))
@@ -1400,12 +1404,19 @@ static const TerrainCliCommand height_commands[] = {
   { "brush", N_("Raise, lower, smooth, flatten or set heights with a brush"), heights_brush },
 };
 
-static int features_group (int argc, char **argv);
-static int heights_group (int argc, char **argv);
+static const TerrainCliGroup features_group = {
+  NULL, N_("FILE…"), NULL, terrain_cli_edit_footer,
+  feature_commands, G_N_ELEMENTS (feature_commands), FALSE
+};
+
+static const TerrainCliGroup heights_group = {
+  NULL, N_("FILE…"), NULL, terrain_cli_edit_footer,
+  height_commands, G_N_ELEMENTS (height_commands), FALSE
+};
 
 static const TerrainCliCommand tnt_commands[] = {
-  { "features", N_("Place, move, remove, list and clean up features"), features_group },
-  { "heights", N_("Edit heights (brush)"), heights_group },
+  { "features", N_("Place, move, remove, list and clean up features"), NULL, &features_group },
+  { "heights", N_("Edit heights (brush)"), NULL, &heights_group },
   { "void", N_("Mark or unmark void cells"), command_void },
   { "paint", N_("Draw a tile on 32x32 positions"), command_paint },
   { "resize", N_("Add or remove cells on any side"), command_resize },
@@ -1422,50 +1433,7 @@ static const TerrainCliCommand tnt_commands[] = {
   { "pack", N_("Rebuild a map from an unpacked folder"), terrain_command_tnt_pack },
 };
 
-static const char tnt_footer[] =
-  N_("Editing commands write to -o OUT or change FILE in place (atomically); --dry-run "
-     "prints what would change.");
-
-static const TerrainCliGroup tnt_group = {
-  "terrain tnt", N_("FILE…"), N_("Edit Total Annihilation maps (.tnt)."), tnt_footer,
+const TerrainCliGroup terrain_cli_tnt_group = {
+  NULL, N_("FILE…"), N_("Edit Total Annihilation maps (.tnt)."), terrain_cli_edit_footer,
   tnt_commands, G_N_ELEMENTS (tnt_commands), FALSE
 };
-
-static const TerrainCliGroup features_group_info = {
-  "terrain tnt features", N_("FILE…"), NULL, tnt_footer,
-  feature_commands, G_N_ELEMENTS (feature_commands), FALSE
-};
-
-static const TerrainCliGroup heights_group_info = {
-  "terrain tnt heights", N_("FILE…"), NULL, tnt_footer,
-  height_commands, G_N_ELEMENTS (height_commands), FALSE
-};
-
-static int
-features_group (int    argc,
-                char **argv)
-{
-  return terrain_cli_dispatch (&features_group_info, argc, argv);
-}
-
-static int
-heights_group (int    argc,
-               char **argv)
-{
-  return terrain_cli_dispatch (&heights_group_info, argc, argv);
-}
-
-int
-terrain_command_tnt (int    argc,
-                     char **argv)
-{
-  int status;
-
-  tnt_edit_class.document_type = TERRAIN_TYPE_TNT_MAP;
-  status = terrain_cli_dispatch (&tnt_group, argc, argv);
-
-  terrain_cli_edit_reset_options ();
-  g_clear_pointer (&opt_footprints, g_strfreev);
-  g_clear_pointer (&opt_features, g_strfreev);
-  return status;
-}
