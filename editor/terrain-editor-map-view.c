@@ -995,6 +995,7 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
     map_view_snapshot_contours (self, snapshot, map, h, v);
   if (map != NULL && self->show_features)
     map_view_snapshot_sprites (self, snapshot, map, h, v, scale, width, height);
+  map_view_snapshot_preview_texture (self, snapshot, h, v, scale);
   unit = 1.0 / scale;
   x0 = (guint) MAX (0, floor (h / scale));
   y0 = (guint) MAX (0, floor (v / scale));
@@ -1466,6 +1467,7 @@ terrain_editor_map_view_dispose (GObject *object)
   map_view_clear_sprites (self);
   g_clear_object (&self->ota);
   g_clear_object (&self->texture);
+  g_clear_object (&self->rect_texture);
   invalidate_features (self);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_func (self->hadjustment, on_adjustment_changed, self);

@@ -77,6 +77,9 @@ struct _TerrainEditorWindow
    * terrain-editor-window-stamp.c) and what it says of the chosen one. */
   GtkWidget *section_palette;
   GtkLabel *section_label;
+  /* The chosen section's tiles through the palette, shown in its
+   * footprint (NULL without a palette). */
+  GdkTexture *section_texture;
 
   /* Document */
   GFile *file;
@@ -234,6 +237,7 @@ void window_first_run_update (TerrainEditorWindow *self);
 void window_stamp_init (TerrainEditorWindow *self);
 void window_stamp_class_init (GtkWidgetClass *widget_class);
 void window_stamp_reload (TerrainEditorWindow *self);
+void window_stamp_dispose (TerrainEditorWindow *self);
 gboolean window_stamp_drop_file (TerrainEditorWindow *self,
                                  GFile               *file);
 void window_stamp_event (TerrainEditorWindow   *self,

@@ -921,6 +921,7 @@ terrain_editor_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   window_recovery_dispose (self);
+  window_stamp_dispose (self);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   if (self->stack != NULL)
