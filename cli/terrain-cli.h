@@ -165,7 +165,8 @@ typedef struct
   const char *(*report)        (TerrainCommand  *command);
   /* What a command found while applying (warnings), or NULL. */
   GPtrArray  *(*issues)        (TerrainCommand  *command);
-  /* --dry-run: prints how @after differs from @before. */
+  /* --dry-run: prints how @after differs from @before; NULL for
+   * terrain_cli_print_byte_ranges(). */
   void        (*print_changes) (TerrainDocument *document,
                                 GBytes          *before,
                                 GBytes          *after);
@@ -228,7 +229,8 @@ typedef struct
 /* The whole of an editing subcommand: parses its command line, prepares,
  * opens FILE as @klass's document type, builds or applies, then
  * terrain_cli_edit_finish(). @data is the subcommand's, for its callbacks
- * (terrain_cli_edit_get_data()). Returns the exit status. */
+ * (terrain_cli_edit_get_data()); the strings its options were given are
+ * freed at the end. Returns the exit status. */
 int                  terrain_cli_edit_main         (const TerrainCliEditClass   *klass,
                                                     const TerrainCliEditCommand *command,
                                                     int                          argc,
@@ -252,6 +254,11 @@ char               **terrain_cli_edit_get_argv     (TerrainCliEdit            *s
 gpointer             terrain_cli_edit_get_data     (TerrainCliEdit            *self);
 guint                terrain_cli_edit_get_value    (TerrainCliEdit            *self,
                                                     guint                      i);
+/* Frees @data with @destroy when the run ends, as the runner frees the
+ * strings of the subcommand's options; returns @data. */
+gpointer             terrain_cli_edit_keep         (TerrainCliEdit            *self,
+                                                    gpointer                   data,
+                                                    GDestroyNotify             destroy);
 TerrainDocument     *terrain_cli_edit_get_document (TerrainCliEdit            *self);
 TerrainCommandStack *terrain_cli_edit_get_stack    (TerrainCliEdit            *self);
 /* Applies @command (taken; NULL fails); prints the refusal or the findings. */
@@ -262,7 +269,8 @@ void                 terrain_cli_edit_report_first (TerrainCliEdit            *s
 /* Writes the document (or, with --dry-run, what would change), then the
  * reports. Returns the exit status. */
 int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
-/* --dry-run of an edit that keeps the size: the byte ranges that change. */
+/* --dry-run of an edit: the byte ranges that change, each named by the
+ * section terrain_document_describe_offset() gives, or the change of size. */
 void                 terrain_cli_print_byte_ranges (TerrainDocument           *document,
                                                     GBytes                    *before,
                                                     GBytes                    *after);
