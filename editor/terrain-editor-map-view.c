@@ -1001,6 +1001,13 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
   y0 = (guint) MAX (0, floor (v / scale));
   x1 = (guint) MIN (self->map_width / self->cell_pixels, ceil ((h + width) / scale));
   y1 = (guint) MIN (self->map_height / self->cell_pixels, ceil ((v + height) / scale));
+  /* A resize (or its undo) changes the map before the idle that draws its
+   * picture again: no cell past the map's edge now. */
+  if (map != NULL)
+    {
+      x1 = MIN (x1, terrain_tnt_map_get_width (map));
+      y1 = MIN (y1, terrain_tnt_map_get_height (map));
+    }
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   cairo_translate (cr, -h, -v);

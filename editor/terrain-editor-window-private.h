@@ -181,6 +181,8 @@ void window_fill_findings (TerrainEditorWindow *self);
 void window_fill_structure (TerrainEditorWindow *self);
 void window_fill_tiles (TerrainEditorWindow *self);
 void window_update_tile_picture (TerrainEditorWindow *self);
+GdkTexture * window_get_tile_texture (TerrainEditorWindow *self,
+                                     guint                index);
 
 /* terrain-editor-window-atlas.c */
 void window_fill_atlas (TerrainEditorWindow *self);
@@ -201,6 +203,14 @@ void window_remove_feature_at (TerrainEditorWindow *self,
 void window_save_as_dialog (TerrainEditorWindow *self);
 gboolean window_save_to (TerrainEditorWindow *self,
                          GFile               *file);
+gboolean window_resize_map (TerrainEditorWindow  *self,
+                            gint                  left,
+                            gint                  top,
+                            gint                  right,
+                            gint                  bottom,
+                            guint8                fill_height,
+                            guint16               fill_tile,
+                            GError              **error);
 
 /* terrain-editor-window-archive.c */
 gboolean window_archive_can_save (TerrainEditorWindow *self);
