@@ -460,6 +460,80 @@ atlas_picture_free (AtlasPicture *picture)
   g_free (picture);
 }
 
+/* The texture of a picture, reduced or magnified as the view shows it. */
+static AtlasPicture *
+atlas_picture_new (TerrainImage *image)
+{
+  AtlasPicture *picture = g_new0 (AtlasPicture, 1);
+
+  picture->width = terrain_image_get_width (image);
+  picture->height = terrain_image_get_height (image);
+  picture->factor = reduction_factor (picture->width, picture->height);
+  picture->magnify = picture->factor == 1
+                     ? MAX (1, MIN_TEXTURE_SIDE / MAX (picture->width, picture->height)) : 1;
+  picture->texture = texture_from_image (image, picture->factor, picture->magnify);
+  return picture;
+}
+
+/* Shows @picture: the coarse one while the full one is made, or the full
+ * one. The full picture has more pixels than the coarse one over the same
+ * terrain, so the zoom is divided by their ratio: the view shows the same
+ * part of the terrain at the same size, the scroll positions unchanged. */
+static void
+atlas_show_picture (TerrainEditorMapView *self,
+                    AtlasPicture         *picture,
+                    gboolean              coarse)
+{
+  gboolean rescale = self->texture != NULL && self->map_width > 0 && !self->fit_pending &&
+                     picture->width != (guint) self->map_width;
+
+  if (rescale)
+    {
+      self->zoom *= self->map_width / (double) picture->width;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+    }
+  g_set_object (&self->texture, picture->texture);
+  self->texture_scale = (double) picture->factor / picture->magnify;
+  self->map_width = picture->width;
+  self->map_height = picture->height;
+  self->cell_pixels = 1.0;
+  self->coarse = coarse;
+  self->have_atlas_extent =
+    terrain_editor_atlas_get_terrain_box (TERRAIN_ATLAS_FILE (self->document), &self->atlas_extent) &&
+    self->atlas_extent.max[0] > self->atlas_extent.min[0] &&
+    self->atlas_extent.max[1] > self->atlas_extent.min[1];
+  update_adjustments (self);
+  if (self->fit_pending)
+    self->fit_pending = !apply_fit (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Level 3 of a deep Atlas (64 chunks, or a texture level of 8 x 8 tiles),
+ * drawn at once from the window's document while the full picture is made
+ * in a thread. */
+#define ATLAS_COARSE_LEVEL 3
+
+static void
+atlas_show_coarse (TerrainEditorMapView *self)
+{
+  g_autoptr(TerrainRenderOptions) options = terrain_palette_to_render_options (NULL);
+  g_autoptr(TerrainImage) image = NULL;
+  g_autoptr(GError) error = NULL;
+  AtlasPicture *picture;
+
+  terrain_render_options_set_max_level (options, ATLAS_COARSE_LEVEL);
+  image = terrain_document_render_image (self->document, options, &error);
+  if (image == NULL)
+    {
+      g_debug ("No coarse picture of the Atlas: %s", error->message);
+      return;
+    }
+  picture = atlas_picture_new (image);
+  atlas_show_picture (self, picture, TRUE);
+  atlas_picture_free (picture);
+}
+
 static void
 atlas_render_thread (GTask        *task,
                      gpointer      source_object,
@@ -488,13 +562,7 @@ atlas_render_thread (GTask        *task,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  picture = g_new0 (AtlasPicture, 1);
-  picture->width = terrain_image_get_width (image);
-  picture->height = terrain_image_get_height (image);
-  picture->factor = reduction_factor (picture->width, picture->height);
-  picture->magnify = picture->factor == 1
-                     ? MAX (1, MIN_TEXTURE_SIDE / MAX (picture->width, picture->height)) : 1;
-  picture->texture = texture_from_image (image, picture->factor, picture->magnify);
+  picture = atlas_picture_new (image);
   g_task_return_pointer (task, picture, (GDestroyNotify) atlas_picture_free);
 }
 
@@ -517,31 +585,21 @@ atlas_render_done (GObject      *source,
   g_clear_pointer (&self->message, g_free);
   if (picture == NULL)
     {
+      /* The coarse picture, if any, is all there is: say why instead. */
+      g_clear_object (&self->texture);
+      self->coarse = FALSE;
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         self->message = g_strdup_printf (_("The picture could not be drawn: %s"), error->message);
       gtk_widget_queue_draw (GTK_WIDGET (self));
       return;
     }
-  g_set_object (&self->texture, picture->texture);
-  self->texture_scale = (double) picture->factor / picture->magnify;
-  self->map_width = picture->width;
-  self->map_height = picture->height;
-  self->cell_pixels = 1.0;
-  self->coarse = FALSE;
-  self->have_atlas_extent =
-    terrain_editor_atlas_get_terrain_box (TERRAIN_ATLAS_FILE (self->document), &self->atlas_extent) &&
-    self->atlas_extent.max[0] > self->atlas_extent.min[0] &&
-    self->atlas_extent.max[1] > self->atlas_extent.min[1];
+  atlas_show_picture (self, picture, FALSE);
   atlas_picture_free (picture);
-  update_adjustments (self);
-  if (self->fit_pending)
-    self->fit_pending = !apply_fit (self);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* Starts drawing a deep Atlas's picture in a worker thread, from a copy
- * opened from its file; until it is done the view says so. */
+ * opened from its file; until it is done the view shows a coarse picture
+ * (atlas_show_coarse()) and says the full one is being drawn. */
 static void
 rerender_atlas_in_thread (TerrainEditorMapView *self)
 {
@@ -561,6 +619,7 @@ rerender_atlas_in_thread (TerrainEditorMapView *self)
   g_task_set_name (task, "terrain-editor-atlas-picture");
   g_task_run_in_thread (task, atlas_render_thread);
   g_object_unref (task);
+  atlas_show_coarse (self);
 }
 
 static void
@@ -1040,7 +1099,9 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
   /* The progress while the picture is made: a note over the stand-in. */
   if (self->coarse)
     {
-      PangoLayout *layout = gtk_widget_create_pango_layout (widget, _("Drawing the map’s tiles…"));
+      PangoLayout *layout =
+        gtk_widget_create_pango_layout (widget, self->message != NULL ? self->message
+                                                                      : _("Drawing the map’s tiles…"));
       int lw, lh;
       GskRoundedRect pill;
 

@@ -929,6 +929,7 @@ test_open_deep_atlas (void)
   TerrainEditorWindow *window;
   GtkSelectionModel *model;
   gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  double zoom_coarse;
 
   g_assert_no_error (error);
   terrain_atlas_builder_set_tree_depth (builder, 6);
@@ -944,6 +945,16 @@ test_open_deep_atlas (void)
                    _("Drawing the terrain…"));
   first = first_finding (window);
   g_assert_cmpstr (first, ==, _("Checking the file…"));
+  /* A coarse picture at once (level 3 of 6: 512 pixels a side), drawn
+   * over with the note. */
+  g_assert_cmpint (terrain_editor_map_view_get_picture (map_view (window)), ==,
+                   TERRAIN_EDITOR_MAP_PICTURE_COARSE);
+  {
+    g_autoptr(GdkTexture) coarse = render_map_view (window);
+
+    g_assert_cmpuint (count_colours (coarse), >, 8);
+  }
+  zoom_coarse = terrain_editor_map_view_get_zoom (map_view (window));
   save_screenshot (GTK_WIDGET (window), "editor-atlas-drawing.png");
 
   while ((terrain_editor_map_view_get_message (map_view (window)) != NULL ||
@@ -954,8 +965,13 @@ test_open_deep_atlas (void)
       first = first_finding (window);
     }
 
-  /* The same findings as checking the window's document, and a picture. */
+  /* The same findings as checking the window's document, and the full
+   * picture (2048 pixels a side) at the coarse one's size on screen. */
   g_assert_null (terrain_editor_map_view_get_message (map_view (window)));
+  g_assert_cmpint (terrain_editor_map_view_get_picture (map_view (window)), ==,
+                   TERRAIN_EDITOR_MAP_PICTURE_FULL);
+  g_assert_cmpfloat_with_epsilon (terrain_editor_map_view_get_zoom (map_view (window)) * 4.0,
+                                  zoom_coarse, 1e-9);
   issues = terrain_document_validate (terrain_editor_window_get_document (window));
   model = gtk_list_view_get_model (GTK_LIST_VIEW (child (window, "findings_list")));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, MAX (issues->len, 1));

@@ -1172,6 +1172,93 @@ test_node_layer_map (void)
   g_assert_nonnull (strstr (error->message, "TNLChunk"));
 }
 
+/* An Atlas heightfield of hills, 2^depth cells a side plus one. */
+static TerrainAtlasFile *
+build_hills_atlas (guint    depth,
+                   gboolean textured)
+{
+  g_autoptr(GError) error = NULL;
+  guint side = 129;
+  g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (side, side, 4.0, &error);
+  gfloat *z = terrain_heightfield_get_data (field, NULL);
+  g_autoptr(TerrainAtlasBuilder) builder = NULL;
+  TerrainAtlasFile *atlas;
+
+  g_assert_no_error (error);
+  for (guint y = 0; y < side; y++)
+    for (guint x = 0; x < side; x++)
+      z[y * side + x] = (gfloat) (30.0 * sin (x * 0.1) * cos (y * 0.07));
+  builder = terrain_atlas_builder_new (field);
+  terrain_atlas_builder_set_tree_depth (builder, depth);
+  terrain_atlas_builder_set_error (builder, 0.5);
+  if (textured)
+    {
+      g_autoptr(TerrainImage) picture = terrain_image_new (TERRAIN_IMAGE_RGBA8, 256, 256, NULL);
+      guint8 *p = terrain_image_get_data (picture, NULL);
+
+      for (gsize i = 0; i < 256 * 256; i++)
+        p[4 * i] = (guint8) i, p[4 * i + 1] = (guint8) (i >> 8), p[4 * i + 2] = 90, p[4 * i + 3] = 255;
+      terrain_atlas_builder_set_texture_image (builder, picture);
+      terrain_atlas_builder_set_texture_format (builder, TERRAIN_ATLAS_TEXTURE_PNG, 90);
+      terrain_atlas_builder_set_tile_size (builder, 32);
+      terrain_atlas_builder_set_texture_depth (builder, 4);
+    }
+  atlas = terrain_atlas_builder_build (builder, NULL, &error);
+  g_assert_no_error (error);
+  return atlas;
+}
+
+/* TerrainRenderOptions:max-level: an Atlas picture from a shallow level is
+ * the same extent, drawn from fewer chunks (64 pixels a chunk side) or
+ * from a shallower texture level; the default draws the finest. */
+static void
+test_relief_max_level (void)
+{
+  g_autoptr(TerrainAtlasFile) hills = build_hills_atlas (5, FALSE);
+  g_autoptr(TerrainAtlasFile) textured = build_hills_atlas (3, TRUE);
+  g_autoptr(TerrainRenderOptions) options = terrain_render_options_new ();
+  g_autoptr(GError) error = NULL;
+  guint level = 0;
+
+  g_assert_cmpuint (terrain_render_options_get_max_level (options), ==, G_MAXUINT);
+  g_assert_cmpuint (terrain_render_options_get_max_level (NULL), ==, G_MAXUINT);
+  for (guint max = 0; max < 6; max++)
+    {
+      g_autoptr(TerrainImage) picture = NULL;
+      guint expect = 64u << MIN (max, 4u);
+
+      g_object_set (options, "max-level", max, NULL);
+      g_object_get (options, "max-level", &level, NULL);
+      g_assert_cmpuint (level, ==, max);
+      picture = terrain_document_render_image (TERRAIN_DOCUMENT (hills), options, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (terrain_image_get_width (picture), ==, expect);
+      g_assert_cmpuint (terrain_image_get_height (picture), ==, expect);
+      /* Opaque relief, corner to corner. */
+      g_assert_cmpuint (terrain_image_get_data (picture, NULL)[3], ==, 255);
+    }
+  terrain_render_options_set_max_level (options, G_MAXUINT);
+  {
+    g_autoptr(TerrainImage) finest = terrain_document_render_image (TERRAIN_DOCUMENT (hills),
+                                                                    options, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (terrain_image_get_width (finest), ==, 64u << 4);
+  }
+
+  /* Texture tiles of 32: level 3 assembled is 256 pixels, level 1 64, the
+   * root (max-level 0) its one tile. */
+  for (guint max = 0; max < 4; max++)
+    {
+      g_autoptr(TerrainImage) picture = NULL;
+
+      terrain_render_options_set_max_level (options, max);
+      picture = terrain_document_render_image (TERRAIN_DOCUMENT (textured), options, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (terrain_image_get_width (picture), ==, 32u << max);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1180,6 +1267,7 @@ main (int   argc,
 
   g_test_add_func ("/Terrain/Relief/triangles", test_relief_triangles);
   g_test_add_func ("/Terrain/Relief/render", test_relief_render);
+  g_test_add_func ("/Terrain/Relief/max-level", test_relief_max_level);
   g_test_add_func ("/Terrain/Relief/limits", test_relief_limits);
   g_test_add_func ("/Terrain/HeightmapDocument/detect", test_heightmap_detect);
   g_test_add_func ("/Terrain/HeightmapDocument/png16", test_heightmap_png16);

@@ -212,11 +212,20 @@ atlas_north_up_from_tile (TerrainImage  *tile,
 /* Pixels per leaf chunk side in the pictures drawn from heights. */
 #define HEIGHTS_PER_LEAF 64
 
-/* The first geometry tree's leaves seen from above (non-skirt triangles),
- * over their XY extent, north up: 64 pixels per leaf side up to
- * TERRAIN_RELIEF_MAX_SIDE; @pixel_size is a pixel's width in world units. */
+/* How many levels drawing down to @max_level takes (G_MAXUINT: all). */
+static inline guint
+levels_to (guint max_level)
+{
+  return max_level == G_MAXUINT ? G_MAXUINT : max_level + 1;
+}
+
+/* The first geometry tree's leaves (or its chunks at @max_level, when that
+ * is shallower) seen from above (non-skirt triangles), over their XY
+ * extent, north up: 64 pixels per chunk side up to TERRAIN_RELIEF_MAX_SIDE;
+ * @pixel_size is a pixel's width in world units. */
 static gboolean
 fill_leaf_relief (TerrainAtlasFile  *self,
+                  guint              max_level,
                   TerrainRelief     *relief,
                   gdouble           *pixel_size,
                   GError           **error)
@@ -236,6 +245,7 @@ fill_leaf_relief (TerrainAtlasFile  *self,
       return FALSE;
     }
   toc = atlas_file_get_toc (self, (guint) t);
+  depth = MIN (depth, levels_to (max_level));
 
   for (guint64 s = terrain_quadtree_node_count (depth - 1);
        s < MIN (terrain_quadtree_node_count (depth), terrain_atlas_toc_get_n_stubs (toc)); s++)
@@ -362,7 +372,8 @@ assemble_texture_level (TerrainAtlasFile  *self,
 }
 
 /* The texture tree's deepest complete level that fits in
- * TERRAIN_RELIEF_MAX_SIDE pixels (and the limits), assembled north up; the
+ * TERRAIN_RELIEF_MAX_SIDE pixels (and the limits) and is no deeper than the
+ * options' max-level, assembled north up; the
  * root tile, turned north up, when no deeper level is complete; without a
  * texture tree, the leaves' heights as shaded relief. */
 TerrainImage *
@@ -373,8 +384,8 @@ atlas_file_render_image (TerrainDocument  *document,
   TerrainAtlasFile *self = TERRAIN_ATLAS_FILE (document);
   g_auto(TerrainRelief) relief = { 0 };
   gdouble pixel_size = 0.0;
+  guint max_level = terrain_render_options_get_max_level (options);
 
-  (void) options;
   for (guint t = 0; t < atlas_file_n_tocs (self); t++)
     {
       TerrainAtlasToc *toc = atlas_file_get_toc (self, t);
@@ -393,7 +404,7 @@ atlas_file_render_image (TerrainDocument  *document,
           max_side = MIN ((guint) TERRAIN_RELIEF_MAX_SIDE, self->limits.max_image_side);
           if (terrain_image_get_format (tile) == TERRAIN_IMAGE_RGBA8 && side > 0 &&
               side == terrain_image_get_height (tile))
-            for (guint level = MIN (depth, 13); level-- > 1;)
+            for (guint level = MIN (MIN (depth, 13), levels_to (max_level)); level-- > 1;)
               {
                 TerrainImage *map;
 
@@ -409,7 +420,7 @@ atlas_file_render_image (TerrainDocument  *document,
         }
     }
 
-  if (!fill_leaf_relief (self, &relief, &pixel_size, error))
+  if (!fill_leaf_relief (self, max_level, &relief, &pixel_size, error))
     return NULL;
   return terrain_relief_render (&relief, pixel_size, error);
 }
@@ -424,7 +435,7 @@ atlas_file_export_heights (TerrainDocument  *document,
   g_auto(TerrainRelief) relief = { 0 };
   gdouble pixel_size = 0.0;
 
-  if (!fill_leaf_relief (self, &relief, &pixel_size, error))
+  if (!fill_leaf_relief (self, G_MAXUINT, &relief, &pixel_size, error))
     return NULL;
   return terrain_relief_to_gray16 (&relief, error);
 }

@@ -293,13 +293,14 @@ chu_file_describe_offset (TerrainDocument *document,
 }
 
 /* The level drawn and the picture's side: the finest level down to
- * RENDER_MAX_LEVEL, at about one pixel per vertex spacing of its first
+ * RENDER_MAX_LEVEL (or @max_level, a render option, when shallower), at about one pixel per vertex spacing of its first
  * chunk, between RENDER_MIN_SIDE and the picture limit. */
 static guint
 render_level (TerrainChuFile *self,
+              guint           max_level,
               guint          *side)
 {
-  guint level = MIN ((guint) self->tree_depth - 1, RENDER_MAX_LEVEL);
+  guint level = MIN (MIN ((guint) self->tree_depth - 1, RENDER_MAX_LEVEL), max_level);
   guint max = MIN ((guint) TERRAIN_RELIEF_MAX_SIDE, self->limits.max_image_side);
   gint stub = terrain_chu_file_lookup_node (self, level, 0, 0);
   guint32 n_vertices = stub >= 0 ? self->stubs[stub].layout.n_vertices : 0;
@@ -320,13 +321,14 @@ render_level (TerrainChuFile *self,
  * world units. */
 static gboolean
 fill_relief (TerrainChuFile  *self,
+             guint            max_level,
              TerrainRelief   *relief,
              GError         **error)
 {
   gdouble leaf = chu_bits_to_float (self->leaf_dimensions_bits);
   gdouble scale = chu_bits_to_float (self->vertical_scale_bits);
   gdouble terrain = terrain_chu_file_get_terrain_size (self);
-  guint side, level = render_level (self, &side);
+  guint side, level = render_level (self, max_level, &side);
   gdouble chunk_size;
 
   if (!isfinite (leaf) || leaf <= 0.0 || !isfinite (terrain))
@@ -400,8 +402,7 @@ chu_file_render_image (TerrainDocument  *document,
   TerrainChuFile *self = TERRAIN_CHU_FILE (document);
   g_auto(TerrainRelief) relief = { 0 };
 
-  (void) options;
-  if (!fill_relief (self, &relief, error))
+  if (!fill_relief (self, terrain_render_options_get_max_level (options), &relief, error))
     return NULL;
   return terrain_relief_render (&relief, 0.0, error);
 }
@@ -414,7 +415,7 @@ chu_file_export_heights (TerrainDocument  *document,
   TerrainChuFile *self = TERRAIN_CHU_FILE (document);
   g_auto(TerrainRelief) relief = { 0 };
 
-  if (!fill_relief (self, &relief, error))
+  if (!fill_relief (self, G_MAXUINT, &relief, error))
     return NULL;
   return terrain_relief_to_gray16 (&relief, error);
 }

@@ -37,5 +37,10 @@ TERRAIN_AVAILABLE_IN_ALL
 GBytes               *terrain_render_options_get_colors      (TerrainRenderOptions  *self);
 TERRAIN_AVAILABLE_IN_ALL
 const guint8         *terrain_render_options_get_rgba_table  (TerrainRenderOptions  *self);
+TERRAIN_AVAILABLE_IN_ALL
+void                  terrain_render_options_set_max_level   (TerrainRenderOptions  *self,
+                                                              guint                  level);
+TERRAIN_AVAILABLE_IN_ALL
+guint                 terrain_render_options_get_max_level   (TerrainRenderOptions  *self);
 
 G_END_DECLS
