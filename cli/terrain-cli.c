@@ -44,6 +44,8 @@ static const GOptionEntry heightmap_format_entries[] = {
   { NULL }
 };
 
+static void edit_reset_options (void);
+
 static const GOptionEntry version_entries[] = {
   { "version", 0, 0, G_OPTION_ARG_NONE, &version_flag,
     N_("Print the program version and exit"), NULL },
@@ -106,6 +108,7 @@ terrain_cli_option_context (const char         *command,
   g_clear_pointer (&format_name, g_free);
   g_clear_pointer (&heightmap_format_name, g_free);
   version_flag = FALSE;
+  edit_reset_options ();
 
   g_option_context_set_summary (context, summary);
   g_option_context_set_description (context,
@@ -146,6 +149,61 @@ terrain_cli_heightmap_format (const char             *command,
                                           "terrarium, raw16, hgt, ter or tnt"));
       return FALSE;
     }
+  return TRUE;
+}
+
+static gboolean
+parse_number (const char *command,
+              const char *what,
+              const char *text,
+              gboolean    is_signed,
+              gint64      min,
+              guint64     max,
+              gint64     *out)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 unsigned_value = 0;
+  gboolean ok;
+
+  if (is_signed)
+    ok = g_ascii_string_to_signed (text, 10, min, (gint64) max, out, &error);
+  else if ((ok = g_ascii_string_to_unsigned (text, 10, 0, max, &unsigned_value, &error)))
+    *out = (gint64) unsigned_value;
+  if (!ok)
+    {
+      g_autofree char *message = g_strdup_printf (_("%s: %s"), what, error->message);
+
+      terrain_cli_usage_error (command, message);
+    }
+  return ok;
+}
+
+gboolean
+terrain_cli_parse_uint (const char *command,
+                        const char *what,
+                        const char *text,
+                        guint64     max,
+                        guint      *out)
+{
+  gint64 value;
+
+  if (!parse_number (command, what, text, FALSE, 0, MIN (max, G_MAXUINT), &value))
+    return FALSE;
+  *out = (guint) value;
+  return TRUE;
+}
+
+gboolean
+terrain_cli_parse_int (const char *command,
+                       const char *what,
+                       const char *text,
+                       gint       *out)
+{
+  gint64 value;
+
+  if (!parse_number (command, what, text, TRUE, G_MININT32, G_MAXINT32, &value))
+    return FALSE;
+  *out = (gint) value;
   return TRUE;
 }
 
@@ -212,8 +270,26 @@ terrain_cli_usage_error (const char *command,
   g_printerr (_("Try “terrain %s --help” for more information.\n"), command);
 }
 
+/* A row's summary in its table's --help: in the root's, a family's summary
+ * is followed by the names of its subcommands, so the list never goes stale. */
+static char *
+command_summary (const TerrainCliGroup   *group,
+                 const TerrainCliCommand *command)
+{
+  g_autoptr(GString) names = NULL;
+
+  if (!group->top_level || command->group == NULL)
+    return g_strdup (_(command->summary));
+  names = g_string_new (NULL);
+  for (guint i = 0; i < command->group->n_commands; i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", command->group->commands[i].name);
+  /* Translators: a family of commands, then the names of its subcommands. */
+  return g_strdup_printf (_("%s: %s"), _(command->summary), names->str);
+}
+
 static void
 print_group_usage (const TerrainCliGroup *group,
+                   const char            *name,
                    FILE                  *stream)
 {
   int width = 12;
@@ -221,27 +297,83 @@ print_group_usage (const TerrainCliGroup *group,
   for (guint i = 0; i < group->n_commands; i++)
     width = MAX (width, (int) strlen (group->commands[i].name) + 2);
 
-  fprintf (stream, _("Usage: %s COMMAND [OPTION…] %s\n"), group->name, _(group->parameters));
+  fprintf (stream, _("Usage: %s COMMAND [OPTION…] %s\n"), name, _(group->parameters));
   fprintf (stream, "\n");
   if (group->description != NULL)
     fprintf (stream, "%s\n\n", _(group->description));
   fprintf (stream, "%s\n", _("Commands:"));
   for (guint i = 0; i < group->n_commands; i++)
-    fprintf (stream, "  %-*s %s\n", width, group->commands[i].name,
-             _(group->commands[i].summary));
+    {
+      g_autofree char *summary = command_summary (group, &group->commands[i]);
+
+      fprintf (stream, "  %-*s %s\n", width, group->commands[i].name, summary);
+    }
   fprintf (stream, "\n");
   if (group->footer != NULL)
     fprintf (stream, "%s\n", _(group->footer));
-  fprintf (stream, _("Run “%s COMMAND --help” for a command's options.\n"), group->name);
+  fprintf (stream, _("Run “%s COMMAND --help” for a command's options.\n"), name);
+}
+
+/* terrain_cli_dispatch() for the table @group named @name (the program name
+ * so far, "terrain tnt"). */
+static int
+dispatch (const TerrainCliGroup *group,
+          const char            *name,
+          int                    argc,
+          char                 **argv)
+{
+  const char *sub;
+
+  if (argc < 2)
+    {
+      print_group_usage (group, name, stderr);
+      return TERRAIN_EXIT_USAGE;
+    }
+
+  sub = argv[1];
+  if (strcmp (sub, "--help") == 0 || strcmp (sub, "-h") == 0 || strcmp (sub, "help") == 0)
+    {
+      print_group_usage (group, name, stdout);
+      return TERRAIN_EXIT_OK;
+    }
+  if (group->top_level && strcmp (sub, "--version") == 0)
+    {
+      terrain_cli_print_version ();
+      return TERRAIN_EXIT_OK;
+    }
+
+  for (guint i = 0; i < group->n_commands; i++)
+    if (strcmp (sub, group->commands[i].name) == 0)
+      {
+        const TerrainCliCommand *command = &group->commands[i];
+        /* The subcommand sees "NAME SUBCOMMAND" as its program name. */
+        g_autofree char *prgname = g_strdup_printf ("%s %s", name, sub);
+
+        if (group->top_level && terrain_cli_wants_version (sub, argc - 1, argv + 1))
+          {
+            terrain_cli_print_version ();
+            return TERRAIN_EXIT_OK;
+          }
+        argv[1] = argv[0];
+        if (command->group != NULL)
+          return dispatch (command->group, prgname, argc - 1, argv + 1);
+        g_set_prgname (prgname);
+        return command->run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("%s: unknown command “%s”\n"), name, sub);
+  g_printerr (_("Try “%s --help” for the list of commands.\n"), name);
+  return TERRAIN_EXIT_USAGE;
 }
 
 /**
  * terrain_cli_dispatch:
- * @group: the command and its subcommands
- * @argc: argument count; @argv[0] is the program, @argv[1] the subcommand
- * @argv: arguments (argv[1] is overwritten)
+ * @group: the root table of commands
+ * @argc: argument count; @argv[0] is the program, @argv[1] the command
+ * @argv: arguments (overwritten)
  *
- * Runs the subcommand @argv[1] of @group, or prints @group's usage: on
+ * Runs the command @argv[1] of @group, entering nested tables for the words
+ * after it (`terrain tnt features add`), or prints a table's usage: on
  * stdout for --help, -h and help (exit 0), on stderr when no subcommand is
  * given (exit 64). An unknown subcommand is a usage error.
  *
@@ -252,45 +384,7 @@ terrain_cli_dispatch (const TerrainCliGroup *group,
                       int                    argc,
                       char                 **argv)
 {
-  const char *name;
-
-  if (argc < 2)
-    {
-      print_group_usage (group, stderr);
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  name = argv[1];
-  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
-    {
-      print_group_usage (group, stdout);
-      return TERRAIN_EXIT_OK;
-    }
-  if (group->top_level && strcmp (name, "--version") == 0)
-    {
-      terrain_cli_print_version ();
-      return TERRAIN_EXIT_OK;
-    }
-
-  for (guint i = 0; i < group->n_commands; i++)
-    if (strcmp (name, group->commands[i].name) == 0)
-      {
-        /* The subcommand sees "NAME SUBCOMMAND" as its program name. */
-        g_autofree char *prgname = g_strdup_printf ("%s %s", group->name, name);
-
-        if (group->top_level && terrain_cli_wants_version (name, argc - 1, argv + 1))
-          {
-            terrain_cli_print_version ();
-            return TERRAIN_EXIT_OK;
-          }
-        g_set_prgname (prgname);
-        argv[1] = argv[0];
-        return group->commands[i].run (argc - 1, argv + 1);
-      }
-
-  g_printerr (_("%s: unknown command “%s”\n"), group->name, name);
-  g_printerr (_("Try “%s --help” for the list of commands.\n"), group->name);
-  return TERRAIN_EXIT_USAGE;
+  return dispatch (group, group->name, argc, argv);
 }
 
 static char *
@@ -368,6 +462,37 @@ terrain_cli_open (const char *path)
     }
 
   return document;
+}
+
+TerrainDocument *
+terrain_cli_open_as (const char  *path,
+                     GType      (*type) (void),
+                     const char  *noun)
+{
+  g_autoptr(TerrainDocument) document = terrain_cli_open (path);
+
+  if (document == NULL)
+    return NULL;
+  if (!g_type_is_a (G_OBJECT_TYPE (document), type ()))
+    {
+      g_printerr (_("terrain: %s: a %s file, not %s\n"), path,
+                  terrain_format_get_description (terrain_document_get_format (document)),
+                  _(noun));
+      return NULL;
+    }
+  return g_steal_pointer (&document);
+}
+
+TerrainPalette *
+terrain_cli_open_palette (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GError) error = NULL;
+  TerrainPalette *palette = terrain_palette_new_from_file (file, NULL, &error);
+
+  if (palette == NULL)
+    terrain_cli_error (path, error);
+  return palette;
 }
 
 char *
@@ -669,6 +794,9 @@ struct _TerrainCliEdit
   TerrainCommandStack *stack;
   GBytes *before;              /* what FILE would be written as on opening */
   GPtrArray *edits;            /* TerrainCommand, the ones to report */
+  char **argv;                 /* terrain_cli_edit_main(): the operands */
+  gpointer data;
+  guint values[8];
 };
 
 static char *edit_output;
@@ -688,8 +816,12 @@ terrain_cli_edit_entries (void)
   return edit_entries;
 }
 
-void
-terrain_cli_edit_reset_options (void)
+const char terrain_cli_edit_footer[] =
+  N_("Editing commands write to -o OUT or change FILE in place (atomically); --dry-run "
+     "prints what would change.");
+
+static void
+edit_reset_options (void)
 {
   g_clear_pointer (&edit_output, g_free);
   edit_dry_run = FALSE;
@@ -707,38 +839,69 @@ terrain_cli_edit_free (TerrainCliEdit *self)
   g_free (self);
 }
 
-TerrainCliEdit *
-terrain_cli_edit_open (const TerrainCliEditClass *klass,
-                       const char                *command,
-                       const char                *path)
+/* Opens @path into @self, or prints why not. */
+static gboolean
+edit_load (TerrainCliEdit *self,
+           const char     *path)
 {
-  g_autoptr(TerrainCliEdit) self = g_new0 (TerrainCliEdit, 1);
   g_autoptr(GError) error = NULL;
 
-  self->klass = klass;
-  self->command = command;
   self->path = path;
-  self->document = terrain_cli_open (path);
+  self->document = terrain_cli_open_as (path, self->klass->document_type,
+                                        self->klass->document_noun);
   if (self->document == NULL)
-    return NULL;
-  if (!g_type_is_a (G_OBJECT_TYPE (self->document), klass->document_type))
-    {
-      g_printerr (_("terrain: %s: a %s file, not %s\n"), path,
-                  terrain_format_get_description (terrain_document_get_format (self->document)),
-                  klass->document_noun);
-      return NULL;
-    }
+    return FALSE;
 
   /* What the file would be written as now: the reference for --dry-run. */
   self->before = terrain_document_save_to_bytes (self->document, &error);
   if (self->before == NULL)
     {
       terrain_cli_error (path, error);
-      return NULL;
+      return FALSE;
     }
   self->stack = terrain_command_stack_new (self->document);
   self->edits = g_ptr_array_new_with_free_func (g_object_unref);
-  return g_steal_pointer (&self);
+  return TRUE;
+}
+
+TerrainCliEdit *
+terrain_cli_edit_open (const TerrainCliEditClass *klass,
+                       const char                *command,
+                       const char                *path)
+{
+  g_autoptr(TerrainCliEdit) self = g_new0 (TerrainCliEdit, 1);
+
+  self->klass = klass;
+  self->command = command;
+  return edit_load (self, path) ? g_steal_pointer (&self) : NULL;
+}
+
+
+
+const char *
+terrain_cli_edit_get_command (TerrainCliEdit *self)
+{
+  return self->command;
+}
+
+char **
+terrain_cli_edit_get_argv (TerrainCliEdit *self)
+{
+  return self->argv;
+}
+
+gpointer
+terrain_cli_edit_get_data (TerrainCliEdit *self)
+{
+  return self->data;
+}
+
+guint
+terrain_cli_edit_get_value (TerrainCliEdit *self,
+                            guint           i)
+{
+  g_return_val_if_fail (i < G_N_ELEMENTS (self->values), 0);
+  return self->values[i];
 }
 
 TerrainDocument *
@@ -802,6 +965,76 @@ print_reports (TerrainCliEdit *self)
     }
 }
 
+/* --dry-run of an edit that keeps the file's size: the ranges of bytes that
+ * would change (differing bytes at most 8 apart), each with the section it
+ * is in, the first twelve listed. */
+void
+terrain_cli_print_byte_ranges (TerrainDocument *document,
+                               GBytes          *before,
+                               GBytes          *after)
+{
+  gsize na, nb, total = 0, n_ranges = 0, i = 0;
+  const guint8 *a = g_bytes_get_data (before, &na), *b = g_bytes_get_data (after, &nb);
+  const guint shown = 12;
+
+  g_assert (na == nb);
+  while (i < na)
+    {
+      gsize start, last, changed = 0;
+
+      if (a[i] == b[i])
+        {
+          i++;
+          continue;
+        }
+
+      /* A range: differing bytes at most 8 apart. */
+      start = last = i;
+      while (i < na && i - last <= 8)
+        {
+          if (a[i] != b[i])
+            {
+              last = i;
+              changed++;
+            }
+          i++;
+        }
+      i = last + 1;
+
+      if (n_ranges < shown)
+        {
+          g_autofree char *where = terrain_document_describe_offset (document, start);
+          g_autofree char *first = g_strdup_printf ("%" G_GSIZE_FORMAT, start);
+          g_autofree char *final = g_strdup_printf ("%" G_GSIZE_FORMAT, last);
+          g_autofree char *n_changed = g_strdup_printf ("%" G_GSIZE_FORMAT, changed);
+
+          /* Translators: the first and last byte offset of a range, the
+           * number of bytes in it that change, then the section it is in. */
+          g_print (_("  bytes %s..%s (%s changed): %s\n"), first, final, n_changed, where);
+        }
+      n_ranges++;
+      total += changed;
+    }
+
+  if (n_ranges > shown)
+    {
+      g_autofree char *more = g_strdup_printf ("%" G_GSIZE_FORMAT, n_ranges - shown);
+
+      /* Translators: %s is a number of byte ranges. */
+      g_print (_("  … and %s more ranges\n"), more);
+    }
+  {
+    g_autofree char *n_total = g_strdup_printf ("%" G_GSIZE_FORMAT, total);
+    g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
+    g_autofree char *n = g_strdup_printf ("%" G_GSIZE_FORMAT, n_ranges);
+
+    /* Translators: the number of bytes that would change, the file size in
+     * bytes, then the number of byte ranges. */
+    g_print (_("%s of %s bytes would change, in %s range(s); the rest of the file stays "
+               "byte for byte\n"), n_total, size, n);
+  }
+}
+
 int
 terrain_cli_edit_finish (TerrainCliEdit *self)
 {
@@ -859,13 +1092,102 @@ terrain_cli_edit_finish (TerrainCliEdit *self)
   return TERRAIN_EXIT_OK;
 }
 
-int
-terrain_cli_edit_run (TerrainCliEdit *self,
-                      TerrainCommand *command)
+gboolean
+terrain_cli_parse_usage (const TerrainCliUsage  *usage,
+                         gboolean                editing,
+                         int                    *argc,
+                         char                 ***argv)
 {
-  if (!terrain_cli_edit_execute (self, command))
+  g_autoptr(GOptionContext) context = terrain_cli_option_context (usage->command,
+                                                                  _(usage->parameters),
+                                                                  _(usage->summary),
+                                                                  usage->entries);
+
+  if (editing)
+    g_option_context_add_main_entries (context, edit_entries, GETTEXT_PACKAGE);
+  if (usage->more_entries != NULL)
+    g_option_context_add_main_entries (context, usage->more_entries, GETTEXT_PACKAGE);
+  if (!terrain_cli_parse (context, argc, argv))
+    return FALSE;
+
+  /* GOption leaves the "--" that lets a negative number through. */
+  for (int i = 1; i < *argc; i++)
+    if (strcmp ((*argv)[i], "--") == 0)
+      {
+        memmove (*argv + i, *argv + i + 1, (size_t) (*argc - i) * sizeof (char *));
+        (*argc)--;
+        break;
+      }
+
+  if (*argc - 1 < usage->min_operands || *argc - 1 > usage->max_operands)
+    {
+      terrain_cli_usage_error (usage->command, _(usage->expected));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_operands (const char              *command,
+                int                      argc,
+                char                   **argv,
+                const TerrainCliOperand *operands,
+                guint                    n_operands,
+                const char              *both,
+                guint                   *values)
+{
+  guint given = (guint) argc - 2;
+
+  if (both != NULL)
+    {
+      values[n_operands - 2] = values[n_operands - 1] = 1;
+      if (given == n_operands - 1)
+        {
+          terrain_cli_usage_error (command, _(both));
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < MIN (given, n_operands); i++)
+    if (operands[i].name != NULL &&
+        !terrain_cli_parse_uint (command, operands[i].name, argv[2 + i],
+                                 operands[i].max != 0 ? operands[i].max : G_MAXUINT32,
+                                 &values[i]))
+      return FALSE;
+  return TRUE;
+}
+
+int
+terrain_cli_edit_main (const TerrainCliEditClass   *klass,
+                       const TerrainCliEditCommand *command,
+                       int                          argc,
+                       char                       **argv,
+                       gpointer                     data)
+{
+  g_autoptr(TerrainCliEdit) run = g_new0 (TerrainCliEdit, 1);
+  const char *name = command->usage.command;
+  int status;
+
+  g_return_val_if_fail (command->n_operands <= G_N_ELEMENTS (run->values), TERRAIN_EXIT_USAGE);
+  run->klass = klass;
+  run->command = name;
+  run->data = data;
+  if (!terrain_cli_parse_usage (&command->usage, TRUE, &argc, &argv) ||
+      !parse_operands (name, argc, argv, command->operands, command->n_operands, command->both,
+                       run->values))
+    return TERRAIN_EXIT_USAGE;
+  run->argv = argv;
+  if (command->prepare != NULL && (status = command->prepare (run)) != TERRAIN_EXIT_OK)
+    return status;
+  if (!edit_load (run, argv[1]))
     return TERRAIN_EXIT_ERROR;
-  return terrain_cli_edit_finish (self);
+  if (command->build != NULL)
+    status = terrain_cli_edit_execute (run, command->build (run)) ? TERRAIN_EXIT_OK
+                                                                  : TERRAIN_EXIT_ERROR;
+  else
+    status = command->apply (run);
+  if (status != TERRAIN_EXIT_OK)
+    return status;
+  return terrain_cli_edit_finish (run);
 }
 
 void

@@ -21,32 +21,50 @@ enum
 typedef int (*TerrainCommandFunc) (int    argc,
                                    char **argv);
 
+typedef struct _TerrainCliGroup TerrainCliGroup;
+
+/* One row of a command table: a command that runs (@run) or a family of
+ * subcommands (@group, `terrain tnt`, `terrain tnt features`), which the
+ * dispatcher enters in turn. The texts are untranslated (N_()). */
 typedef struct
 {
-  const char *name;
-  const char *summary;
-  TerrainCommandFunc run;
+  const char            *name;
+  const char            *summary;
+  TerrainCommandFunc     run;
+  const TerrainCliGroup *group;
 } TerrainCliCommand;
 
 /* A command with subcommands (`terrain`, `terrain tnt`, `terrain tnt
  * features`, …): terrain_cli_dispatch() prints its --help, finds the
  * subcommand named by argv[1] and runs it with "NAME SUBCOMMAND" as the
  * program name. The texts are untranslated (N_()); @description and
- * @footer may be %NULL. */
-typedef struct
+ * @footer may be %NULL. @name is the program name of the root table
+ * ("terrain"); a nested table's is its parent's and its row's ("terrain tnt
+ * features"), so it leaves @name %NULL. In the root's --help, a family's
+ * summary is followed by the names of its subcommands. */
+struct _TerrainCliGroup
 {
-  const char              *name;          /* "terrain tnt features" */
+  const char              *name;          /* "terrain"; NULL when nested */
   const char              *parameters;    /* after "COMMAND [OPTION…]" */
   const char              *description;
   const char              *footer;
   const TerrainCliCommand *commands;
   guint                    n_commands;
   gboolean                 top_level;     /* answers `terrain CMD … --version` */
-} TerrainCliGroup;
+};
 
 int   terrain_cli_dispatch             (const TerrainCliGroup *group,
                                         int                    argc,
                                         char                 **argv);
+
+/* The command families, each in its terrain-command-FAMILY.c. */
+extern const TerrainCliGroup terrain_cli_model_group;
+extern const TerrainCliGroup terrain_cli_atlas_group;
+extern const TerrainCliGroup terrain_cli_insomniac_group;
+extern const TerrainCliGroup terrain_cli_hpi_group;
+extern const TerrainCliGroup terrain_cli_ota_group;
+extern const TerrainCliGroup terrain_cli_ter_group;
+extern const TerrainCliGroup terrain_cli_tnt_group;
 
 int   terrain_command_info             (int argc, char **argv);
 int   terrain_command_validate         (int argc, char **argv);
@@ -54,15 +72,8 @@ int   terrain_command_roundtrip        (int argc, char **argv);
 int   terrain_command_export_image     (int argc, char **argv);
 int   terrain_command_export_heightmap (int argc, char **argv);
 int   terrain_command_set_sea_level    (int argc, char **argv);
-int   terrain_command_model            (int argc, char **argv);
 int   terrain_command_import_chu       (int argc, char **argv);
-int   terrain_command_atlas            (int argc, char **argv);
 int   terrain_command_convert          (int argc, char **argv);
-int   terrain_command_insomniac        (int argc, char **argv);
-int   terrain_command_hpi              (int argc, char **argv);
-int   terrain_command_ota              (int argc, char **argv);
-int   terrain_command_ter              (int argc, char **argv);
-int   terrain_command_tnt              (int argc, char **argv);
 int   terrain_command_tnt_lint         (int argc, char **argv);
 int   terrain_command_tnt_preview      (int argc, char **argv);
 int   terrain_command_tnt_unpack       (int argc, char **argv);
@@ -88,6 +99,18 @@ const GOptionEntry *terrain_cli_heightmap_format_entries (void);
 gboolean            terrain_cli_heightmap_format         (const char             *command,
                                                           TerrainHeightmapFormat *format);
 
+/* Operands: an unsigned number up to @max, or any int; FALSE after a usage
+ * error naming @what ("X: …"). */
+gboolean         terrain_cli_parse_uint      (const char    *command,
+                                              const char    *what,
+                                              const char    *text,
+                                              guint64        max,
+                                              guint         *out);
+gboolean         terrain_cli_parse_int       (const char    *command,
+                                              const char    *what,
+                                              const char    *text,
+                                              gint          *out);
+
 GOptionContext  *terrain_cli_option_context  (const char    *command,
                                               const char    *parameters,
                                               const char    *summary,
@@ -98,6 +121,13 @@ gboolean         terrain_cli_parse           (GOptionContext *context,
 TerrainDocument *terrain_cli_open            (const char    *path);
 TerrainDocument *terrain_cli_open_with_error (const char    *path,
                                               GError       **error);
+/* terrain_cli_open(), then "a … file, not @noun" (N_()) unless the document
+ * is a @type. */
+TerrainDocument *terrain_cli_open_as         (const char    *path,
+                                              GType        (*type) (void),
+                                              const char    *noun);
+TerrainPalette  *terrain_cli_open_palette    (const char    *path);
+
 void             terrain_cli_error           (const char    *path,
                                               const GError  *error);
 void             terrain_cli_usage_error     (const char    *command,
@@ -129,7 +159,7 @@ TerrainFeatureCatalog *terrain_cli_open_catalog (char              **archives,
  * the library's own API. */
 typedef struct
 {
-  GType        document_type;
+  GType      (*document_type)  (void);   /* terrain_tnt_map_get_type */
   const char  *document_noun;   /* "a TNT map", for "a … file, not …" */
   /* A command's one-line report after it is applied, or NULL. */
   const char *(*report)        (TerrainCommand  *command);
@@ -143,14 +173,85 @@ typedef struct
 
 typedef struct _TerrainCliEdit TerrainCliEdit;
 
-/* -o OUT and -n/--dry-run, to add to an editing subcommand's context. */
+/* A subcommand's command line: its own options, then @more_entries (a
+ * family's, e.g. `terrain tnt`'s --footprint), then the shared ones, and
+ * between @min_operands and @max_operands operands, FILE counted; the texts
+ * are untranslated (N_()). */
+typedef struct
+{
+  const char         *command;          /* "tnt void", for messages */
+  const char         *parameters;       /* "FILE X Y [WIDTH HEIGHT]" */
+  const char         *summary;
+  const GOptionEntry *entries;          /* or NULL */
+  const GOptionEntry *more_entries;     /* or NULL */
+  int                 min_operands;
+  int                 max_operands;
+  const char         *expected;         /* the usage error for another count */
+} TerrainCliUsage;
+
+/* Parses @usage's command line, with the -o/-n options when @editing, and
+ * drops the "--" GOption leaves before operands (for negative numbers).
+ * Prints the usage error and returns FALSE when it is off. */
+gboolean terrain_cli_parse_usage (const TerrainCliUsage  *usage,
+                                  gboolean                editing,
+                                  int                    *argc,
+                                  char                 ***argv);
+
+/* An operand after FILE: its name in usage errors ("X"; NULL for one the
+ * subcommand reads itself) and its maximum (0: G_MAXUINT32). */
+typedef struct
+{
+  const char *name;
+  guint64     max;
+} TerrainCliOperand;
+
+/* An editing subcommand: what it adds to the runner. The runner parses
+ * @usage, then the unsigned @operands after FILE (terrain_cli_edit_get_value();
+ * with @both, a usage error such as "give both COLUMNS and ROWS" (marked
+ * for translation), the last two are optional
+ * together and 1 when not given). The callbacks return an exit status,
+ * TERRAIN_EXIT_OK to go on: @prepare (or NULL) checks the rest and reads
+ * other inputs before FILE is opened; then either @build makes the one
+ * command to apply (NULL after printing why: exit 2) or @apply applies
+ * commands itself with terrain_cli_edit_execute(). */
+typedef struct
+{
+  TerrainCliUsage          usage;
+  const TerrainCliOperand *operands;
+  guint                    n_operands;
+  const char              *both;
+  int                      (*prepare) (TerrainCliEdit *run);
+  TerrainCommand          *(*build)   (TerrainCliEdit *run);
+  int                      (*apply)   (TerrainCliEdit *run);
+} TerrainCliEditCommand;
+
+/* The whole of an editing subcommand: parses its command line, prepares,
+ * opens FILE as @klass's document type, builds or applies, then
+ * terrain_cli_edit_finish(). @data is the subcommand's, for its callbacks
+ * (terrain_cli_edit_get_data()). Returns the exit status. */
+int                  terrain_cli_edit_main         (const TerrainCliEditClass   *klass,
+                                                    const TerrainCliEditCommand *command,
+                                                    int                          argc,
+                                                    char                       **argv,
+                                                    gpointer                     data);
+
+/* -o OUT and -n/--dry-run, to add to an editing subcommand's context
+ * (terrain_cli_option_context() unsets them for every run). */
 const GOptionEntry  *terrain_cli_edit_entries      (void);
-void                 terrain_cli_edit_reset_options (void);
+/* The --help footer of a family of editing subcommands. */
+extern const char    terrain_cli_edit_footer[];
 /* Opens @path; prints the error and returns NULL when it cannot be read or
  * is not of the class's document type. */
 TerrainCliEdit      *terrain_cli_edit_open         (const TerrainCliEditClass *klass,
                                                     const char                *command,
                                                     const char                *path);
+const char          *terrain_cli_edit_get_command  (TerrainCliEdit            *self);
+/* In the callbacks of terrain_cli_edit_main(): the operands (argv[1] is
+ * FILE), the subcommand's data and the value of operand @i after FILE. */
+char               **terrain_cli_edit_get_argv     (TerrainCliEdit            *self);
+gpointer             terrain_cli_edit_get_data     (TerrainCliEdit            *self);
+guint                terrain_cli_edit_get_value    (TerrainCliEdit            *self,
+                                                    guint                      i);
 TerrainDocument     *terrain_cli_edit_get_document (TerrainCliEdit            *self);
 TerrainCommandStack *terrain_cli_edit_get_stack    (TerrainCliEdit            *self);
 /* Applies @command (taken; NULL fails); prints the refusal or the findings. */
@@ -161,12 +262,18 @@ void                 terrain_cli_edit_report_first (TerrainCliEdit            *s
 /* Writes the document (or, with --dry-run, what would change), then the
  * reports. Returns the exit status. */
 int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
-/* terrain_cli_edit_execute() then terrain_cli_edit_finish(). */
-int                  terrain_cli_edit_run          (TerrainCliEdit            *self,
-                                                    TerrainCommand            *command);
+/* --dry-run of an edit that keeps the size: the byte ranges that change. */
+void                 terrain_cli_print_byte_ranges (TerrainDocument           *document,
+                                                    GBytes                    *before,
+                                                    GBytes                    *after);
 void                 terrain_cli_edit_free         (TerrainCliEdit            *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainCliEdit, terrain_cli_edit_free)
+
+/* `terrain tnt` (terrain-command-tnt.c): the editing class of TNT maps,
+ * and the `terrain tnt features` table (terrain-command-tnt-features.c). */
+extern const TerrainCliEditClass terrain_cli_tnt_edit_class;
+extern const TerrainCliGroup     terrain_cli_tnt_features_group;
 
 /* A progress line on stderr for operations over many files or items: shown
  * only when stderr is a terminal (TERRAIN_PROGRESS=always|never overrides),

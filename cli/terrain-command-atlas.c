@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -680,6 +681,161 @@ out:
   return status;
 }
 
+static const char *const quadrant_suffix[4] = { "nw", "ne", "sw", "se" };
+
+static int
+atlas_split (int    argc,
+             char **argv)
+{
+  g_autofree char *output = NULL;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write PREFIX-nw.atlas, PREFIX-ne.atlas, PREFIX-sw.atlas and PREFIX-se.atlas "
+         "(default: FILE without .atlas)"), N_("PREFIX") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("atlas split", _("FILE [-o PREFIX]"),
+                                _("Split an Atlas file into its four quadrants along the "
+                                  "quadtree: in every geometry and texture TOC, the subtree "
+                                  "under each of the root's children becomes a tree of its own, "
+                                  "one level shallower, moved to where the terrain starts; "
+                                  "config TOCs are copied. `terrain atlas merge` puts them "
+                                  "back together."),
+                                entries);
+  g_autoptr(TerrainDocument) document = NULL;
+  g_autofree char *prefix = NULL;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc != 2)
+    {
+      terrain_cli_usage_error ("atlas split", _("expected one Atlas file"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  if ((document = terrain_cli_open (argv[1])) == NULL)
+    return TERRAIN_EXIT_ERROR;
+  if (!TERRAIN_IS_ATLAS_FILE (document))
+    {
+      terrain_cli_usage_error ("atlas split", _("not an Atlas file"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  prefix = output != NULL ? g_strdup (output)
+         : g_str_has_suffix (argv[1], ".atlas")
+         ? g_strndup (argv[1], strlen (argv[1]) - strlen (".atlas")) : g_strdup (argv[1]);
+
+  for (guint q = 0; q < 4; q++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TerrainAtlasFile) quarter =
+        terrain_atlas_file_new_quadrant (TERRAIN_ATLAS_FILE (document), (TerrainAtlasQuadrant) q,
+                                         &error);
+      g_autofree char *path = g_strdup_printf ("%s-%s.atlas", prefix, quadrant_suffix[q]);
+      g_autoptr(GFile) out = NULL;
+
+      if (quarter == NULL)
+        {
+          terrain_cli_error (argv[1], error);
+          return TERRAIN_EXIT_ERROR;
+        }
+      out = g_file_new_for_commandline_arg (path);
+      if (!terrain_document_save (TERRAIN_DOCUMENT (quarter), out, NULL, &error))
+        {
+          terrain_cli_error (path, error);
+          return TERRAIN_EXIT_ERROR;
+        }
+      /* Translators: a file name, the depth of its first tree. */
+      g_print (_("%s: a quadrant, tree depth %u\n"), path,
+               terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (quarter, 0)));
+    }
+  return TERRAIN_EXIT_OK;
+}
+
+static int
+atlas_merge (int    argc,
+             char **argv)
+{
+  g_autofree char *output = NULL;
+  gdouble root_error = 0.0;
+  gint quality = 90;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the merged file to OUT"),
+      N_("OUT") },
+    { "error", 'e', 0, G_OPTION_ARG_DOUBLE, &root_error,
+      N_("Error of the new root chunk in metres (default: twice the largest morph of the "
+         "quadrants' second level)"), N_("METRES") },
+    { "quality", 0, 0, G_OPTION_ARG_INT, &quality,
+      N_("JPEG quality of the new root tile, 1 to 100 (default 90)"), N_("Q") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    terrain_cli_option_context ("atlas merge", _("NW NE SW SE -o OUT"),
+                                _("Merge four quadrant Atlas files into one a level deeper: "
+                                  "every geometry chunk moves one level down to its quadrant's "
+                                  "place, a new root is built from the four roots, and the "
+                                  "first texture TOCs are merged as `merge-textures` does when "
+                                  "all four have one. The inverse of `terrain atlas split`."),
+                                entries);
+  TerrainDocument *quadrant[4] = { NULL };
+  g_autoptr(TerrainAtlasFile) merged = NULL;
+  g_autoptr(GFile) out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = TERRAIN_EXIT_ERROR;
+
+  if (!terrain_cli_parse (context, &argc, &argv))
+    return TERRAIN_EXIT_USAGE;
+  if (argc != 5 || output == NULL)
+    {
+      terrain_cli_usage_error ("atlas merge",
+                               _("expected four quadrant files (north-west, north-east, "
+                                 "south-west, south-east) and -o OUT"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  if (quality < 1 || quality > 100 || !(root_error >= 0.0) || !isfinite (root_error))
+    {
+      terrain_cli_usage_error ("atlas merge",
+                               _("--quality takes 1 to 100 and --error a length of 0 or more"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  for (guint q = 0; q < 4; q++)
+    {
+      if ((quadrant[q] = terrain_cli_open (argv[1 + q])) == NULL)
+        goto out;
+      if (!TERRAIN_IS_ATLAS_FILE (quadrant[q]))
+        {
+          terrain_cli_usage_error ("atlas merge", _("the four quadrants must be Atlas files"));
+          status = TERRAIN_EXIT_USAGE;
+          goto out;
+        }
+    }
+  merged = terrain_atlas_file_new_merged (TERRAIN_ATLAS_FILE (quadrant[0]),
+                                          TERRAIN_ATLAS_FILE (quadrant[1]),
+                                          TERRAIN_ATLAS_FILE (quadrant[2]),
+                                          TERRAIN_ATLAS_FILE (quadrant[3]), root_error,
+                                          (guint) quality, &error);
+  if (merged == NULL)
+    {
+      terrain_cli_error (argv[1], error);
+      goto out;
+    }
+  out = g_file_new_for_commandline_arg (output);
+  if (!terrain_document_save (TERRAIN_DOCUMENT (merged), out, NULL, &error))
+    {
+      terrain_cli_error (output, error);
+      goto out;
+    }
+  /* Translators: a file name, the new geometry tree depth, the TOC count. */
+  g_print (_("%s: geometry tree of depth %u, %u TOCs\n"), output,
+           terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (merged, 0)),
+           terrain_atlas_file_get_n_tocs (merged));
+  status = TERRAIN_EXIT_OK;
+
+out:
+  for (guint q = 0; q < 4; q++)
+    g_clear_object (&quadrant[q]);
+  return status;
+}
+
 static const TerrainCliCommand atlas_commands[] = {
   { "list", N_("List TOCs and stubs"), atlas_list },
   { "extract-textures", N_("Write texture tiles to a folder"), atlas_extract_textures },
@@ -688,19 +844,14 @@ static const TerrainCliCommand atlas_commands[] = {
   { "convert-textures", N_("Re-encode the texture tiles as JPEG, PNG or DDS"),
     atlas_convert_textures },
   { "merge-textures", N_("Merge four quadrant texture trees into one"), atlas_merge_textures },
+  { "split", N_("Split a file into its four quadrants"), atlas_split },
+  { "merge", N_("Merge four quadrant files into one"), atlas_merge },
 };
 
-static const TerrainCliGroup atlas_group = {
-  "terrain atlas", N_("FILE…"),
+const TerrainCliGroup terrain_cli_atlas_group = {
+  NULL, N_("FILE…"),
   N_("Inspect and rewrite Torque (TGEA) Atlas terrain files. "
      "`terrain info`, `validate`, `roundtrip` and `convert` take "
      "Atlas files too."),
   NULL, atlas_commands, G_N_ELEMENTS (atlas_commands), FALSE
 };
-
-int
-terrain_command_atlas (int    argc,
-                       char **argv)
-{
-  return terrain_cli_dispatch (&atlas_group, argc, argv);
-}

@@ -371,17 +371,10 @@ static const TerrainCliCommand hpi_commands[] = {
   { "pack", N_("Write an archive from files and folders"), hpi_pack },
 };
 
-static const TerrainCliGroup hpi_group = {
-  "terrain hpi", N_("ARCHIVE…"),
+const TerrainCliGroup terrain_cli_hpi_group = {
+  NULL, N_("ARCHIVE…"),
   N_("Total Annihilation HPI archives (.hpi, .ufo, .ccx, .gp3). "
      "Other commands open a file inside an archive as "
      "ARCHIVE:path/inside, e.g. `terrain info maps.ufo:maps/x.tnt`."),
   NULL, hpi_commands, G_N_ELEMENTS (hpi_commands), FALSE
 };
-
-int
-terrain_command_hpi (int    argc,
-                     char **argv)
-{
-  return terrain_cli_dispatch (&hpi_group, argc, argv);
-}

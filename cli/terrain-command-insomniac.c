@@ -589,18 +589,11 @@ static const TerrainCliCommand insomniac_commands[] = {
     insomniac_import_heights },
 };
 
-static const TerrainCliGroup insomniac_group = {
-  "terrain insomniac", N_("FILE…"),
+const TerrainCliGroup terrain_cli_insomniac_group = {
+  NULL, N_("FILE…"),
   N_("Export and edit Insomniac open-world terrain: FloorHeightData "
      "(.fhd), TerrainNodeLayer (.tnl) and TNLChunk (.tnlc) bodies. "
      "These have no magic number: name the format with --format "
      "when the extension does not."),
   NULL, insomniac_commands, G_N_ELEMENTS (insomniac_commands), FALSE
 };
-
-int
-terrain_command_insomniac (int    argc,
-                           char **argv)
-{
-  return terrain_cli_dispatch (&insomniac_group, argc, argv);
-}

@@ -474,16 +474,9 @@ static const TerrainCliCommand model_commands[] = {
   { "roundtrip", N_("Check byte-exact and re-compressed writes"), model_roundtrip },
 };
 
-static const TerrainCliGroup model_group = {
-  "terrain model", N_("FILE…"),
+const TerrainCliGroup terrain_cli_model_group = {
+  NULL, N_("FILE…"),
   N_("Read, export and edit Insomniac DAT1 .model assets (plain, "
      "wrapped, LZ4-compressed)."),
   NULL, model_commands, G_N_ELEMENTS (model_commands), FALSE
 };
-
-int
-terrain_command_model (int    argc,
-                       char **argv)
-{
-  return terrain_cli_dispatch (&model_group, argc, argv);
-}

@@ -301,16 +301,9 @@ static const TerrainCliCommand ota_commands[] = {
   { "set", N_("Change header keys and start positions"), ota_set },
 };
 
-static const TerrainCliGroup ota_group = {
-  "terrain ota", N_("FILE…"),
+const TerrainCliGroup terrain_cli_ota_group = {
+  NULL, N_("FILE…"),
   N_("Total Annihilation map descriptions (.ota). Edits keep every "
      "other byte of the file as it was."),
   NULL, ota_commands, G_N_ELEMENTS (ota_commands), FALSE
 };
-
-int
-terrain_command_ota (int    argc,
-                     char **argv)
-{
-  return terrain_cli_dispatch (&ota_group, argc, argv);
-}

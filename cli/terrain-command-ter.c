@@ -18,126 +18,80 @@ ter_report (TerrainCommand *command)
                                         : NULL;
 }
 
-static TerrainCliEditClass ter_edit_class = {
-  0, N_("a Torque3D terrain (.ter version 7)"), ter_report, NULL, NULL,
+static const TerrainCliEditClass ter_edit_class = {
+  terrain_ter7_file_get_type, N_("a Torque3D terrain (.ter version 7)"), ter_report, NULL, NULL,
 };
 
 #define TER(run) TERRAIN_TER7_FILE (terrain_cli_edit_get_document (run))
 
-static gboolean
-parse_options (const char   *command,
-               const char   *parameters,
-               const char   *summary,
-               int          *argc,
-               char       ***argv)
-{
-  const GOptionEntry none[] = { { NULL } };
-  g_autoptr(GOptionContext) context = terrain_cli_option_context (command, parameters, summary,
-                                                                  none);
+/* The operands of a rectangle edit: FILE X Y VALUE [COLUMNS ROWS]; the
+ * subcommand reads VALUE (operand 2). */
+static const TerrainCliOperand rectangle[] = {
+  { "X" }, { "Y" }, { NULL }, { "COLUMNS" }, { "ROWS" }
+};
 
-  g_option_context_add_main_entries (context, terrain_cli_edit_entries (), GETTEXT_PACKAGE);
-  return terrain_cli_parse (context, argc, argv);
+#define RECTANGLE(run) terrain_cli_edit_get_value (run, 0), terrain_cli_edit_get_value (run, 1), \
+                       terrain_cli_edit_get_value (run, 3), terrain_cli_edit_get_value (run, 4)
+
+static int
+prepare_set_height (TerrainCliEdit *run)
+{
+  double *metres = terrain_cli_edit_get_data (run);
+  const char *text = terrain_cli_edit_get_argv (run)[4];
+  char *end = NULL;
+
+  *metres = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (*metres) || *metres < 0 ||
+      *metres * 32.0 > G_MAXUINT16)
+    {
+      terrain_cli_usage_error (terrain_cli_edit_get_command (run),
+                               _("METRES must be a number from 0 to 2047.97"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  return TERRAIN_EXIT_OK;
 }
 
-static gboolean
-parse_uint (const char *command,
-            const char *what,
-            const char *text,
-            guint      *out)
+static TerrainCommand *
+build_set_height (TerrainCliEdit *run)
 {
-  g_autoptr(GError) error = NULL;
-  guint64 value;
+  double *metres = terrain_cli_edit_get_data (run);
 
-  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, &value, &error))
-    {
-      g_autofree char *message = g_strdup_printf (_("%s: %s"), what, error->message);
-
-      terrain_cli_usage_error (command, message);
-      return FALSE;
-    }
-  *out = (guint) value;
-  return TRUE;
-}
-
-/* X Y at argv[2..3], then the value at argv[4], then [COLUMNS ROWS]. */
-static gboolean
-parse_rectangle (const char  *command,
-                 int          argc,
-                 char       **argv,
-                 guint       *x,
-                 guint       *y,
-                 guint       *columns,
-                 guint       *rows)
-{
-  *columns = *rows = 1;
-  if (argc != 5 && argc != 7)
-    {
-      terrain_cli_usage_error (command, argc == 6 ? _("give both COLUMNS and ROWS")
-                                                  : _("expected FILE X Y VALUE [COLUMNS ROWS]"));
-      return FALSE;
-    }
-  return parse_uint (command, "X", argv[2], x) && parse_uint (command, "Y", argv[3], y) &&
-         (argc == 5 || (parse_uint (command, "COLUMNS", argv[5], columns) &&
-                        parse_uint (command, "ROWS", argv[6], rows)));
+  return terrain_ter7_edit_new_set_height (TER (run), RECTANGLE (run),
+                                           (guint16) lround (*metres * 32.0));
 }
 
 static int
 command_set_height (int    argc,
                     char **argv)
 {
-  const char *command = "ter set-height";
-  g_autoptr(TerrainCliEdit) run = NULL;
-  guint x, y, columns, rows;
-  double metres;
-  char *end = NULL;
+  static const TerrainCliEditCommand command = {
+    { "ter set-height", N_("FILE X Y METRES [COLUMNS ROWS]"),
+      N_("Set a rectangle of height samples (X, Y: the first column and row) to "
+         "METRES, 0 to 2047.97 in steps of 1/32 (the file's 11.5 fixed point)."),
+      NULL, NULL, 4, 6, N_("expected FILE X Y VALUE [COLUMNS ROWS]") },
+    rectangle, G_N_ELEMENTS (rectangle), N_("give both COLUMNS and ROWS"),
+    prepare_set_height, build_set_height, NULL
+  };
+  double metres = 0;
 
-  if (!parse_options (command, _("FILE X Y METRES [COLUMNS ROWS]"),
-                      _("Set a rectangle of height samples (X, Y: the first column and row) to "
-                        "METRES, 0 to 2047.97 in steps of 1/32 (the file's 11.5 fixed point)."),
-                      &argc, &argv) ||
-      !parse_rectangle (command, argc, argv, &x, &y, &columns, &rows))
-    return TERRAIN_EXIT_USAGE;
-  metres = g_ascii_strtod (argv[4], &end);
-  if (end == argv[4] || *end != '\0' || !isfinite (metres) || metres < 0 ||
-      metres * 32.0 > G_MAXUINT16)
-    {
-      terrain_cli_usage_error (command, _("METRES must be a number from 0 to 2047.97"));
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  if ((run = terrain_cli_edit_open (&ter_edit_class, command, argv[1])) == NULL)
-    return TERRAIN_EXIT_ERROR;
-  return terrain_cli_edit_run (run, terrain_ter7_edit_new_set_height (TER (run), x, y, columns,
-                                                                      rows,
-                                                                      (guint16) lround (metres * 32.0)));
+  return terrain_cli_edit_main (&ter_edit_class, &command, argc, argv, &metres);
 }
 
+/* The material operand 2 names: an index, a material's name or "hole". */
 static int
-command_paint (int    argc,
-               char **argv)
+apply_paint (TerrainCliEdit *run)
 {
-  const char *command = "ter paint";
-  g_autoptr(TerrainCliEdit) run = NULL;
-  guint x, y, columns, rows, layer = G_MAXUINT;
+  const char *material = terrain_cli_edit_get_argv (run)[4];
+  guint layer = G_MAXUINT;
   guint64 index;
 
-  if (!parse_options (command, _("FILE X Y MATERIAL [COLUMNS ROWS]"),
-                      _("Paint a rectangle of the layer map with MATERIAL: an index, the name "
-                        "of one of the file's materials, or “hole” (no terrain drawn or "
-                        "collided with)."),
-                      &argc, &argv) ||
-      !parse_rectangle (command, argc, argv, &x, &y, &columns, &rows))
-    return TERRAIN_EXIT_USAGE;
-
-  if ((run = terrain_cli_edit_open (&ter_edit_class, command, argv[1])) == NULL)
-    return TERRAIN_EXIT_ERROR;
-  if (strcmp (argv[4], "hole") == 0)
+  if (strcmp (material, "hole") == 0)
     layer = TERRAIN_TER7_EMPTY_LAYER;
-  else if (g_ascii_string_to_unsigned (argv[4], 10, 0, G_MAXUINT8, &index, NULL))
+  else if (g_ascii_string_to_unsigned (material, 10, 0, G_MAXUINT8, &index, NULL))
     layer = (guint) index;
   else
     for (guint i = 0; i < terrain_ter7_file_get_n_materials (TER (run)); i++)
-      if (g_strcmp0 (terrain_ter7_file_get_material_name (TER (run), i), argv[4]) == 0)
+      if (g_strcmp0 (terrain_ter7_file_get_material_name (TER (run), i), material) == 0)
         {
           layer = i;
           break;
@@ -145,13 +99,32 @@ command_paint (int    argc,
   if (layer == G_MAXUINT)
     {
       g_autofree char *message = g_strdup_printf (_("%s names no material of this file"),
-                                                  argv[4]);
+                                                  material);
 
-      terrain_cli_usage_error (command, message);
+      terrain_cli_usage_error (terrain_cli_edit_get_command (run), message);
       return TERRAIN_EXIT_USAGE;
     }
-  return terrain_cli_edit_run (run, terrain_ter7_edit_new_paint (TER (run), x, y, columns, rows,
-                                                                 (guint8) layer));
+  if (!terrain_cli_edit_execute (run, terrain_ter7_edit_new_paint (TER (run), RECTANGLE (run),
+                                                                   (guint8) layer)))
+    return TERRAIN_EXIT_ERROR;
+  return TERRAIN_EXIT_OK;
+}
+
+static int
+command_paint (int    argc,
+               char **argv)
+{
+  static const TerrainCliEditCommand command = {
+    { "ter paint", N_("FILE X Y MATERIAL [COLUMNS ROWS]"),
+      N_("Paint a rectangle of the layer map with MATERIAL: an index, the name "
+         "of one of the file's materials, or “hole” (no terrain drawn or "
+         "collided with)."),
+      NULL, NULL, 4, 6, N_("expected FILE X Y VALUE [COLUMNS ROWS]") },
+    rectangle, G_N_ELEMENTS (rectangle), N_("give both COLUMNS and ROWS"),
+    NULL, NULL, apply_paint
+  };
+
+  return terrain_cli_edit_main (&ter_edit_class, &command, argc, argv, NULL);
 }
 
 static const TerrainCliCommand ter_commands[] = {
@@ -159,21 +132,8 @@ static const TerrainCliCommand ter_commands[] = {
   { "paint", N_("Paint a rectangle of the layer map with a material or a hole"), command_paint },
 };
 
-static const TerrainCliGroup ter_group = {
-  "terrain ter", N_("FILE…"), N_("Edit Torque3D terrains (.ter version 7)."),
-  N_("Editing commands write to -o OUT or change FILE in place (atomically); --dry-run "
-     "prints what would change."),
+const TerrainCliGroup terrain_cli_ter_group = {
+  NULL, N_("FILE…"), N_("Edit Torque3D terrains (.ter version 7)."),
+  terrain_cli_edit_footer,
   ter_commands, G_N_ELEMENTS (ter_commands), FALSE
 };
-
-int
-terrain_command_ter (int    argc,
-                     char **argv)
-{
-  int status;
-
-  ter_edit_class.document_type = TERRAIN_TYPE_TER7_FILE;
-  status = terrain_cli_dispatch (&ter_group, argc, argv);
-  terrain_cli_edit_reset_options ();
-  return status;
-}

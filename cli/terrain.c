@@ -18,26 +18,20 @@ static const TerrainCliCommand commands[] = {
   { "export-heightmap", N_("Write heights as a 16-bit greyscale PNG"),
     terrain_command_export_heightmap },
   { "set-sea-level", N_("Change a map's sea level"), terrain_command_set_sea_level },
-  { "model", N_("Insomniac models: info, export-obj, export-gltf, import-obj, roundtrip"),
-    terrain_command_model },
+  { "model", N_("Insomniac models"), NULL, &terrain_cli_model_group },
   { "import-chu", N_("Convert a CHU geometry tree and TQT textures to an Atlas file"),
     terrain_command_import_chu },
-  { "atlas", N_("Atlas files: list, extract-textures, export-mesh, compact, convert-textures, "
-                "merge-textures"),
-    terrain_command_atlas },
+  { "atlas", N_("Atlas files"), NULL, &terrain_cli_atlas_group },
   { "build-atlas", N_("Build an Atlas file from a heightmap and a texture"),
     terrain_command_build_atlas },
   { "convert-heightmap", N_("Convert a heightmap to 16-bit PNG, raw16 or a Torque3D .ter"),
     terrain_command_convert_heightmap },
   { "convert", N_("Write a file at another format version"), terrain_command_convert },
-  { "insomniac", N_("Insomniac terrain: export-heights, export-node, import-heights"),
-    terrain_command_insomniac },
-  { "hpi", N_("HPI archives: list, extract, pack"), terrain_command_hpi },
-  { "ota", N_("Map descriptions (.ota): show, set"), terrain_command_ota },
-  { "ter", N_("Edit Torque3D terrains (.ter v7): set-height, paint"), terrain_command_ter },
-  { "tnt", N_("Edit TA maps: features, heights, void, paint, resize, import-image, "
-       "import-heightmap, minimap, stamp, lint, preview, unpack, pack"),
-    terrain_command_tnt },
+  { "insomniac", N_("Insomniac terrain"), NULL, &terrain_cli_insomniac_group },
+  { "hpi", N_("HPI archives"), NULL, &terrain_cli_hpi_group },
+  { "ota", N_("Map descriptions (.ota)"), NULL, &terrain_cli_ota_group },
+  { "ter", N_("Edit Torque3D terrains (.ter v7)"), NULL, &terrain_cli_ter_group },
+  { "tnt", N_("Edit TA maps"), NULL, &terrain_cli_tnt_group },
 };
 
 static const TerrainCliGroup terrain_group = {

@@ -67,6 +67,15 @@ terrain_editor_application_get_catalog (TerrainEditorApplication *self)
   return self->catalog;
 }
 
+/* The install and the feature folders and archives as the game sees
+ * them (the Stamp tool lists their sections/). */
+TerrainGameFiles *
+terrain_editor_application_get_game_files (TerrainEditorApplication *self)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_APPLICATION (self), NULL);
+  return self->game_files;
+}
+
 /* The feature sprites of the catalogue's features through the palette,
  * read from the feature folders' and archives' anims/ (NULL without a
  * palette). Windows cache their textures per feature name. */
@@ -760,6 +769,7 @@ terrain_editor_application_startup (GApplication *app)
     { "win.tool('void')", { "<Alt>5", NULL } },
     { "win.tool('tiles')", { "<Alt>6", NULL } },
     { "win.tool('atlas')", { "<Alt>7", NULL } },
+    { "win.tool('stamp')", { "<Alt>8", NULL } },
     { "win.show-grid", { "<Control>g", NULL } },
     { "win.show-chunk-levels", { "<Control>l", NULL } },
   };

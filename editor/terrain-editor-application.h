@@ -19,6 +19,7 @@ TerrainEditorApplication *terrain_editor_application_new          (GApplicationF
 GSettings                *terrain_editor_application_get_settings (TerrainEditorApplication  *self);
 TerrainPalette           *terrain_editor_application_get_palette  (TerrainEditorApplication  *self);
 TerrainFeatureCatalog    *terrain_editor_application_get_catalog  (TerrainEditorApplication  *self);
+TerrainGameFiles         *terrain_editor_application_get_game_files (TerrainEditorApplication *self);
 TerrainFeatureSprites    *terrain_editor_application_get_feature_sprites (TerrainEditorApplication *self);
 TerrainHeightmapFormat    terrain_editor_application_get_heightmap_format (TerrainEditorApplication *self);
 void                      terrain_editor_application_set_heightmap_format (TerrainEditorApplication *self,

@@ -270,6 +270,31 @@ terrain_editor_map_view_set_preview_rect (TerrainEditorMapView *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The rectangle a tool previews (the Voids drag, the tile painted, the
+ * section stamped), in cells; FALSE when none shows. */
+gboolean
+terrain_editor_map_view_get_preview_rect (TerrainEditorMapView *self,
+                                          int                  *x,
+                                          int                  *y,
+                                          int                  *width,
+                                          int                  *height,
+                                          gboolean             *blocked)
+{
+  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), FALSE);
+
+  if (x != NULL)
+    *x = self->rect_x;
+  if (y != NULL)
+    *y = self->rect_y;
+  if (width != NULL)
+    *width = self->rect_width;
+  if (height != NULL)
+    *height = self->rect_height;
+  if (blocked != NULL)
+    *blocked = self->rect_blocked;
+  return self->rect_visible;
+}
+
 void
 terrain_editor_map_view_set_highlight (TerrainEditorMapView *self,
                                        gboolean              visible,

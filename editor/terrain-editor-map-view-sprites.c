@@ -37,8 +37,10 @@ map_view_sprite_free (gpointer data)
   g_free (sprite);
 }
 
-static GdkTexture *
-texture_from_image (TerrainImage *image)
+/* An RGBA8 image as a texture (the sprites, the section palette's
+ * thumbnails, the Atlas tool's texture). */
+GdkTexture *
+terrain_editor_texture_new_for_image (TerrainImage *image)
 {
   guint width = terrain_image_get_width (image);
   guint height = terrain_image_get_height (image);
@@ -71,7 +73,7 @@ map_view_feature_sprite (TerrainEditorMapView *self,
   if (sprite != NULL && terrain_image_get_width (terrain_feature_sprite_get_image (sprite)) > 0)
     {
       cached = g_new0 (MapViewSprite, 1);
-      cached->texture = texture_from_image (terrain_feature_sprite_get_image (sprite));
+      cached->texture = terrain_editor_texture_new_for_image (terrain_feature_sprite_get_image (sprite));
       cached->sprite = g_steal_pointer (&sprite);
     }
   g_hash_table_insert (self->sprite_textures, g_steal_pointer (&key), cached);

@@ -97,6 +97,12 @@ void             terrain_editor_map_view_set_preview_rect (TerrainEditorMapView 
                                                            int                    width,
                                                            int                    height,
                                                            gboolean               blocked);
+gboolean         terrain_editor_map_view_get_preview_rect (TerrainEditorMapView  *self,
+                                                           int                   *x,
+                                                           int                   *y,
+                                                           int                   *width,
+                                                           int                   *height,
+                                                           gboolean              *blocked);
 guint            terrain_editor_map_view_get_contour_interval (TerrainEditorMapView *self);
 void             terrain_editor_map_view_set_placement    (TerrainEditorMapView  *self,
                                                            const char            *name,
@@ -139,5 +145,8 @@ gboolean         terrain_editor_map_view_get_footprint    (TerrainEditorMapView 
                                                            const char            *name,
                                                            guint                 *width,
                                                            guint                 *height);
+
+/* An RGBA8 image (not premultiplied) as a texture (full ref). */
+GdkTexture      *terrain_editor_texture_new_for_image     (TerrainImage          *image);
 
 G_END_DECLS

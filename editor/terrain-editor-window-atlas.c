@@ -283,12 +283,7 @@ on_texture_selected (GtkDropDown         *dropdown,
                                              TERRAIN_ATLAS_CHANNELS_RGB, &error);
   if (image != NULL && terrain_image_get_format (image) == TERRAIN_IMAGE_RGBA8)
     {
-      g_autoptr(GBytes) bytes = g_bytes_new (terrain_image_get_data (image, NULL),
-                                             terrain_image_get_stride (image) * terrain_image_get_height (image));
-      g_autoptr(GdkTexture) texture = gdk_memory_texture_new (terrain_image_get_width (image),
-                                                              terrain_image_get_height (image),
-                                                              GDK_MEMORY_R8G8B8A8, bytes,
-                                                              terrain_image_get_stride (image));
+      g_autoptr(GdkTexture) texture = terrain_editor_texture_new_for_image (image);
 
       gtk_picture_set_paintable (picture, GDK_PAINTABLE (texture));
     }

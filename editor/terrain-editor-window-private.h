@@ -4,7 +4,8 @@
  * terrain-editor-window.c (the class, messages, title, opening a document,
  * closing), -panels.c (Structure, Findings, Features and Tiles tabs),
  * -atlas.c (Atlas stubs and the Atlas tool), -actions.c (saving and the
- * other window actions), -archive.c (saving maps into HPI archives), -tools.c (the editing tools) and -recovery.c
+ * other window actions), -archive.c (saving maps into HPI archives), -tools.c (the editing tools), -stamp.c
+ * (the Stamp tool and its sections) and -recovery.c
  * (recovery copies of unsaved edits).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -22,7 +23,7 @@ G_BEGIN_DECLS
 
 /* The tools of the Tools tab, in button order (tools[] in
  * terrain-editor-window.c). */
-#define N_TOOLS 7
+#define N_TOOLS 8
 
 /* Continuous changes of the sea-level control within this many
  * microseconds of each other form one undo step. */
@@ -72,6 +73,10 @@ struct _TerrainEditorWindow
   GtkWidget *gl_view;
   /* The Features tool's searchable palette (TerrainEditorFeaturePalette). */
   GtkWidget *feature_palette;
+  /* The Stamp tool's sections (TerrainEditorSectionPalette,
+   * terrain-editor-window-stamp.c) and what it says of the chosen one. */
+  GtkWidget *section_palette;
+  GtkLabel *section_label;
 
   /* Document */
   GFile *file;
@@ -214,6 +219,18 @@ gboolean window_ota_save (TerrainEditorWindow  *self,
 /* terrain-editor-window-first-run.c */
 void window_first_run_init (TerrainEditorWindow *self);
 void window_first_run_update (TerrainEditorWindow *self);
+
+/* terrain-editor-window-stamp.c */
+void window_stamp_init (TerrainEditorWindow *self);
+void window_stamp_class_init (GtkWidgetClass *widget_class);
+void window_stamp_reload (TerrainEditorWindow *self);
+gboolean window_stamp_drop_file (TerrainEditorWindow *self,
+                                 GFile               *file);
+void window_stamp_event (TerrainEditorWindow   *self,
+                         TerrainEditorMapPhase  phase,
+                         double                 x,
+                         double                 y,
+                         guint                  button);
 
 /* terrain-editor-window-tools.c */
 void window_set_tool (TerrainEditorWindow *self,

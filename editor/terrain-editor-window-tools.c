@@ -502,6 +502,8 @@ on_cell_event (TerrainEditorWindow   *self,
     void_event (self, phase, x, y, button);
   else if (g_strcmp0 (self->tool, "tiles") == 0)
     tiles_event (self, phase, x, y, button);
+  else if (g_strcmp0 (self->tool, "stamp") == 0)
+    window_stamp_event (self, phase, x, y, button);
   else if (g_strcmp0 (self->tool, "inspect") == 0 && phase == TERRAIN_EDITOR_MAP_PRESS)
     {
       int ax, ay;
@@ -695,4 +697,6 @@ window_tools_init (TerrainEditorWindow *self)
   gtk_box_append (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->feature_entry))), self->feature_palette);
   g_signal_connect_swapped (self->feature_palette, "notify::selected", G_CALLBACK (on_palette_selected), self);
   window_update_feature_palette (self);
+
+  window_stamp_init (self);
 }

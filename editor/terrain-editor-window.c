@@ -47,6 +47,7 @@ static const struct { const char *id; const char *label; const char *icon; } too
   { "void", N_("Voids"), "action-unavailable-symbolic" },
   { "tiles", N_("Tiles"), "view-grid-symbolic" },
   { "atlas", N_("Atlas"), "image-x-generic-symbolic" },
+  { "stamp", N_("Stamp"), "insert-image-symbolic" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (tools) == N_TOOLS);
@@ -622,6 +623,7 @@ terrain_editor_window_reload_resources (TerrainEditorWindow *self)
   terrain_editor_map_view_set_catalog (self->map_view, window_get_catalog (self));
   terrain_editor_map_view_set_sprites (self->map_view, window_get_sprites (self));
   window_update_feature_palette (self);
+  window_stamp_reload (self);
   if (self->gl_view != NULL)
     terrain_editor_gl_view_set_palette (TERRAIN_EDITOR_GL_VIEW (self->gl_view), window_get_palette (self));
   window_fill_features (self);
@@ -754,6 +756,9 @@ on_drop (GtkDropTarget       *target,
   files = g_value_get_boxed (value);
   for (GSList *l = files; l != NULL; l = l->next)
     {
+      /* Sections go to the Stamp tool's palette. */
+      if (window_stamp_drop_file (self, l->data))
+        continue;
       if (l == files && terrain_editor_window_is_empty (self))
         terrain_editor_window_load (self, l->data);
       else
@@ -873,6 +878,7 @@ apply_settings (TerrainEditorWindow *self)
                            G_CALLBACK (fill_recent_menu), self, G_CONNECT_SWAPPED);
   fill_recent_menu (self);
   window_first_run_update (self);
+  window_stamp_reload (self);
   if (terrain_editor_application_get_palette_error (app) != NULL)
     terrain_editor_window_show_error (self, terrain_editor_application_get_palette_error (app));
 }
@@ -983,6 +989,7 @@ terrain_editor_window_class_init (TerrainEditorWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TerrainEditorWindow, recent_menu);
 
   window_actions_class_init (widget_class);
+  window_stamp_class_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "win.tool", "tool");
   for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
     {

@@ -35,5 +35,8 @@ void                 terrain_editor_window_recover           (TerrainEditorWindo
 void                 terrain_editor_window_brush_stroke      (TerrainEditorWindow      *self,
                                                               const double             *points,
                                                               guint                     n_points);
+gboolean             terrain_editor_window_add_section       (TerrainEditorWindow      *self,
+                                                              GFile                    *file,
+                                                              GError                  **error);
 
 G_END_DECLS

@@ -145,19 +145,7 @@ fixture_teardown (Fixture       *f,
 static TerrainEditorWindow *
 open_shown (Fixture *f)
 {
-  TerrainEditorWindow *window = open_and_wait (f->map_file);
-  GtkWidget *view = terrain_editor_window_get_map_view (window);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  g_object_set (window, "show-contours", FALSE, "show-grid", FALSE, "show-start-positions", FALSE, NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
-  gtk_window_present (GTK_WINDOW (window));
-  while ((!gtk_widget_get_mapped (view) || gtk_widget_get_width (view) < 200)
-         && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  iterate (300);
-  g_assert_cmpint (gtk_widget_get_width (view), >=, 200);
-  return window;
+  return open_presented (f->map_file);
 }
 
 /* Pixels of the view as drawn now matching @match. */
@@ -355,37 +343,6 @@ static gboolean
 is_green (const guint8 *p)
 {
   return p[1] > p[0] + 40 && p[1] > p[2] + 40;
-}
-
-/* The centre of the view's pixels matching @match, and how many. */
-static guint
-find_pixels (GtkWidget *view,
-             gboolean (*match) (const guint8 *p),
-             double    *wx,
-             double    *wy)
-{
-  g_autoptr(GdkTexture) texture = render_widget (view);
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  g_autofree guint8 *pixels = g_malloc ((gsize) width * height * 4);
-  double sx = 0, sy = 0;
-  guint n = 0;
-
-  gdk_texture_download (texture, pixels, (gsize) width * 4);
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++)
-      if (match (pixels + ((gsize) y * width + x) * 4))
-        {
-          sx += x + 0.5;
-          sy += y + 0.5;
-          n++;
-        }
-  if (n > 0)
-    {
-      *wx = sx / n;
-      *wy = sy / n;
-    }
-  return n;
 }
 
 /* With the palette and the feature folder's anims/rocks.gaf, Rock1 is

@@ -171,20 +171,7 @@ fixture_teardown (Fixture       *f,
 static TerrainEditorWindow *
 open_shown (Fixture *f)
 {
-  TerrainEditorWindow *window = open_and_wait (f->map_file);
-  GtkWidget *view = terrain_editor_window_get_map_view (window);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  g_object_set (window, "show-contours", FALSE, "show-grid", FALSE, "show-start-positions", FALSE, NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
-  gtk_window_present (GTK_WINDOW (window));
-  while ((!gtk_widget_get_mapped (view) || gtk_widget_get_width (view) < 200
-          || terrain_editor_map_view_get_picture (map_view (window)) != TERRAIN_EDITOR_MAP_PICTURE_FULL)
-         && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  iterate (300);
-  g_assert_cmpint (gtk_widget_get_width (view), >=, 200);
-  return window;
+  return open_presented (f->map_file);
 }
 
 /* GDK_MEMORY_DEFAULT is B8G8R8A8. */

@@ -47,6 +47,25 @@ open_and_wait (GFile *file)
   return window;
 }
 
+TerrainEditorWindow *
+open_presented (GFile *file)
+{
+  TerrainEditorWindow *window = open_and_wait (file);
+  GtkWidget *view = terrain_editor_window_get_map_view (window);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  g_object_set (window, "show-contours", FALSE, "show-grid", FALSE, "show-start-positions", FALSE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  while ((!gtk_widget_get_mapped (view) || gtk_widget_get_width (view) < 200
+          || terrain_editor_map_view_get_picture (TERRAIN_EDITOR_MAP_VIEW (view)) != TERRAIN_EDITOR_MAP_PICTURE_FULL)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  iterate (300);
+  g_assert_cmpint (gtk_widget_get_width (view), >=, 200);
+  return window;
+}
+
 void
 close_window (TerrainEditorWindow *window)
 {
@@ -121,6 +140,36 @@ save_screenshot (GtkWidget  *widget,
   png = g_build_filename (out_dir, name, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, png));
   g_test_message ("screenshot: %s", png);
+}
+
+guint
+find_pixels (GtkWidget *widget,
+             gboolean (*match) (const guint8 *p),
+             double    *wx,
+             double    *wy)
+{
+  g_autoptr(GdkTexture) texture = render_widget (widget);
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint8 *pixels = g_malloc ((gsize) width * height * 4);
+  double sx = 0, sy = 0;
+  guint n = 0;
+
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      if (match (pixels + ((gsize) y * width + x) * 4))
+        {
+          sx += x + 0.5;
+          sy += y + 0.5;
+          n++;
+        }
+  if (n > 0)
+    {
+      *wx = sx / n;
+      *wy = sy / n;
+    }
+  return n;
 }
 
 guint

@@ -24,6 +24,10 @@ void                  iterate       (guint                ms);
 /* Opens a file in a new window and waits until it is loaded, without error. */
 TerrainEditorWindow  *open_and_wait (GFile               *file);
 void                  close_window  (TerrainEditorWindow *window);
+/* open_and_wait(), then shown at 1100x760 without contours, grid and start
+ * positions, waiting until the map view is mapped and its full picture
+ * made. */
+TerrainEditorWindow  *open_presented (GFile              *file);
 void                  assert_finalized (GWeakRef         *ref);
 /* The widget as drawn now, at its size (full ref). */
 GdkTexture           *render_widget (GtkWidget           *widget);
@@ -31,6 +35,13 @@ GdkTexture           *render_widget (GtkWidget           *widget);
  * when that is set. */
 void                  save_screenshot (GtkWidget         *widget,
                                        const char        *name);
+/* The centre of @widget's drawn pixels that @match (BGRA, as
+ * gdk_texture_download() gives them), and how many; the centre is left
+ * alone when none match. */
+guint                 find_pixels   (GtkWidget           *widget,
+                                     gboolean           (*match) (const guint8 *p),
+                                     double              *wx,
+                                     double              *wy);
 /* Distinct colours among every 7th pixel. */
 guint                 count_colours (GdkTexture          *texture);
 /* A template child of the window, by its id in terrain-editor-window.ui. */

@@ -666,7 +666,7 @@ typedef struct
   gboolean picture;           /* the 2D view shows a picture (else why not) */
 } FormatCase;
 
-#define TNT_TOOLS "inspect sea-level brush features void tiles"
+#define TNT_TOOLS "inspect sea-level brush features void tiles stamp"
 
 static const FormatCase format_cases[] = {
   { "tnt", "small.tnt", build_tnt, TERRAIN_FORMAT_TNT, TNT_TOOLS, TRUE },

@@ -161,6 +161,18 @@ TerrainAtlasFile     *terrain_atlas_file_new_merged_textures (TerrainAtlasFile  
                                                               guint                 quality,
                                                               GError              **error);
 TERRAIN_AVAILABLE_IN_ALL
+TerrainAtlasFile     *terrain_atlas_file_new_quadrant        (TerrainAtlasFile     *self,
+                                                              TerrainAtlasQuadrant  quadrant,
+                                                              GError              **error);
+TERRAIN_AVAILABLE_IN_ALL
+TerrainAtlasFile     *terrain_atlas_file_new_merged          (TerrainAtlasFile     *north_west,
+                                                              TerrainAtlasFile     *north_east,
+                                                              TerrainAtlasFile     *south_west,
+                                                              TerrainAtlasFile     *south_east,
+                                                              gdouble               root_error,
+                                                              guint                 quality,
+                                                              GError              **error);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainAtlasFile     *terrain_atlas_file_compact             (TerrainAtlasFile     *self,
                                                               GError              **error);
 TERRAIN_AVAILABLE_IN_ALL

@@ -32,6 +32,26 @@ typedef enum
 } TerrainAtlasTocKind;
 
 /**
+ * TerrainAtlasQuadrant:
+ * @TERRAIN_ATLAS_QUADRANT_NORTH_WEST: the north-west quarter: smaller X,
+ *   larger Y (geometry node x even, y odd at level 1)
+ * @TERRAIN_ATLAS_QUADRANT_NORTH_EAST: the north-east quarter
+ * @TERRAIN_ATLAS_QUADRANT_SOUTH_WEST: the south-west quarter
+ * @TERRAIN_ATLAS_QUADRANT_SOUTH_EAST: the south-east quarter
+ *
+ * A quarter of a quadtree's terrain, the root's children of
+ * atlas-chu-tqt.md §6; north is +Y, east is +X (§9b). The order is
+ * TGEA's mergeTQT argument order.
+ */
+typedef enum
+{
+  TERRAIN_ATLAS_QUADRANT_NORTH_WEST,
+  TERRAIN_ATLAS_QUADRANT_NORTH_EAST,
+  TERRAIN_ATLAS_QUADRANT_SOUTH_WEST,
+  TERRAIN_ATLAS_QUADRANT_SOUTH_EAST,
+} TerrainAtlasQuadrant;
+
+/**
  * TERRAIN_ATLAS_DEFAULT_GOAL_BATCH_SIZE:
  *
  * TGEA's default mGoalBatchSize, and the value of the observed file (§1).
