@@ -797,7 +797,14 @@ struct _TerrainCliEdit
   char **argv;                 /* terrain_cli_edit_main(): the operands */
   gpointer data;
   guint values[8];
+  GArray *kept;                /* Kept, what terrain_cli_edit_keep() was given */
 };
+
+typedef struct
+{
+  gpointer data;
+  GDestroyNotify destroy;
+} Kept;
 
 static char *edit_output;
 static gboolean edit_dry_run;
@@ -832,6 +839,13 @@ terrain_cli_edit_free (TerrainCliEdit *self)
 {
   if (self == NULL)
     return;
+  for (guint i = self->kept != NULL ? self->kept->len : 0; i > 0; i--)
+    {
+      Kept *kept = &g_array_index (self->kept, Kept, i - 1);
+
+      kept->destroy (kept->data);
+    }
+  g_clear_pointer (&self->kept, g_array_unref);
   g_clear_pointer (&self->edits, g_ptr_array_unref);
   g_clear_pointer (&self->before, g_bytes_unref);
   g_clear_object (&self->stack);
@@ -902,6 +916,21 @@ terrain_cli_edit_get_value (TerrainCliEdit *self,
 {
   g_return_val_if_fail (i < G_N_ELEMENTS (self->values), 0);
   return self->values[i];
+}
+
+gpointer
+terrain_cli_edit_keep (TerrainCliEdit *self,
+                       gpointer        data,
+                       GDestroyNotify  destroy)
+{
+  Kept kept = { data, destroy };
+
+  if (data == NULL)
+    return NULL;
+  if (self->kept == NULL)
+    self->kept = g_array_new (FALSE, FALSE, sizeof (Kept));
+  g_array_append_val (self->kept, kept);
+  return data;
 }
 
 TerrainDocument *
@@ -1156,24 +1185,29 @@ parse_operands (const char              *command,
   return TRUE;
 }
 
-int
-terrain_cli_edit_main (const TerrainCliEditClass   *klass,
-                       const TerrainCliEditCommand *command,
-                       int                          argc,
-                       char                       **argv,
-                       gpointer                     data)
+/* Frees the strings GOption stored for @entries (the runner owns the option
+ * values of the subcommands it runs). */
+static void
+clear_option_values (const GOptionEntry *entries)
 {
-  g_autoptr(TerrainCliEdit) run = g_new0 (TerrainCliEdit, 1);
-  const char *name = command->usage.command;
+  for (const GOptionEntry *e = entries; e != NULL && e->long_name != NULL; e++)
+    if (e->arg == G_OPTION_ARG_STRING || e->arg == G_OPTION_ARG_FILENAME)
+      g_clear_pointer ((char **) e->arg_data, g_free);
+    else if (e->arg == G_OPTION_ARG_STRING_ARRAY || e->arg == G_OPTION_ARG_FILENAME_ARRAY)
+      g_clear_pointer ((char ***) e->arg_data, g_strfreev);
+}
+
+static int
+edit_main (TerrainCliEdit              *run,
+           const TerrainCliEditCommand *command,
+           int                          argc,
+           char                       **argv)
+{
   int status;
 
-  g_return_val_if_fail (command->n_operands <= G_N_ELEMENTS (run->values), TERRAIN_EXIT_USAGE);
-  run->klass = klass;
-  run->command = name;
-  run->data = data;
   if (!terrain_cli_parse_usage (&command->usage, TRUE, &argc, &argv) ||
-      !parse_operands (name, argc, argv, command->operands, command->n_operands, command->both,
-                       run->values))
+      !parse_operands (run->command, argc, argv, command->operands, command->n_operands,
+                       command->both, run->values))
     return TERRAIN_EXIT_USAGE;
   run->argv = argv;
   if (command->prepare != NULL && (status = command->prepare (run)) != TERRAIN_EXIT_OK)
@@ -1188,6 +1222,26 @@ terrain_cli_edit_main (const TerrainCliEditClass   *klass,
   if (status != TERRAIN_EXIT_OK)
     return status;
   return terrain_cli_edit_finish (run);
+}
+
+int
+terrain_cli_edit_main (const TerrainCliEditClass   *klass,
+                       const TerrainCliEditCommand *command,
+                       int                          argc,
+                       char                       **argv,
+                       gpointer                     data)
+{
+  g_autoptr(TerrainCliEdit) run = g_new0 (TerrainCliEdit, 1);
+  int status;
+
+  g_return_val_if_fail (command->n_operands <= G_N_ELEMENTS (run->values), TERRAIN_EXIT_USAGE);
+  run->klass = klass;
+  run->command = command->usage.command;
+  run->data = data;
+  status = edit_main (run, command, argc, argv);
+  clear_option_values (command->usage.entries);
+  clear_option_values (command->usage.more_entries);
+  return status;
 }
 
 void

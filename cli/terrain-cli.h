@@ -228,7 +228,8 @@ typedef struct
 /* The whole of an editing subcommand: parses its command line, prepares,
  * opens FILE as @klass's document type, builds or applies, then
  * terrain_cli_edit_finish(). @data is the subcommand's, for its callbacks
- * (terrain_cli_edit_get_data()). Returns the exit status. */
+ * (terrain_cli_edit_get_data()); the strings its options were given are
+ * freed at the end. Returns the exit status. */
 int                  terrain_cli_edit_main         (const TerrainCliEditClass   *klass,
                                                     const TerrainCliEditCommand *command,
                                                     int                          argc,
@@ -252,6 +253,11 @@ char               **terrain_cli_edit_get_argv     (TerrainCliEdit            *s
 gpointer             terrain_cli_edit_get_data     (TerrainCliEdit            *self);
 guint                terrain_cli_edit_get_value    (TerrainCliEdit            *self,
                                                     guint                      i);
+/* Frees @data with @destroy when the run ends, as the runner frees the
+ * strings of the subcommand's options; returns @data. */
+gpointer             terrain_cli_edit_keep         (TerrainCliEdit            *self,
+                                                    gpointer                   data,
+                                                    GDestroyNotify             destroy);
 TerrainDocument     *terrain_cli_edit_get_document (TerrainCliEdit            *self);
 TerrainCommandStack *terrain_cli_edit_get_stack    (TerrainCliEdit            *self);
 /* Applies @command (taken; NULL fails); prints the refusal or the findings. */

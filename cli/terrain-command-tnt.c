@@ -284,18 +284,6 @@ typedef struct
   GArray *dabs;
 } BrushOptions;
 
-static void
-brush_options_clear (BrushOptions *options)
-{
-  g_clear_pointer (&options->mode, g_free);
-  g_clear_pointer (&options->falloff, g_free);
-  g_clear_pointer (&options->script, g_free);
-  g_clear_pointer (&options->positions, g_strfreev);
-  g_clear_pointer (&options->dabs, g_array_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BrushOptions, brush_options_clear)
-
 static int
 prepare_brush (TerrainCliEdit *run)
 {
@@ -332,7 +320,8 @@ prepare_brush (TerrainCliEdit *run)
       return TERRAIN_EXIT_USAGE;
     }
 
-  options->dabs = g_array_new (FALSE, FALSE, sizeof (Dab));
+  options->dabs = terrain_cli_edit_keep (run, g_array_new (FALSE, FALSE, sizeof (Dab)),
+                                         (GDestroyNotify) g_array_unref);
   for (guint i = 0; options->positions != NULL && options->positions[i] != NULL; i++)
     {
       g_auto(GStrv) xy = g_strsplit (options->positions[i], ",", -1);
@@ -406,7 +395,7 @@ static int
 heights_brush (int    argc,
                char **argv)
 {
-  g_auto(BrushOptions) options = { .radius = 2, .strength = 8 };
+  BrushOptions options = { .radius = 2, .strength = 8 };
   const GOptionEntry entries[] = {
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &options.mode,
       N_("raise, lower, smooth, flatten or set (default raise)"), N_("MODE") },
@@ -498,6 +487,15 @@ command_paint (int    argc,
   return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, NULL);
 }
 
+/* A palette for the run, freed with it; NULL after printing the error. */
+static TerrainPalette *
+open_palette (TerrainCliEdit *run,
+              const char     *path)
+{
+  return terrain_cli_edit_keep (run, terrain_cli_open_palette (path),
+                                (GDestroyNotify) terrain_palette_unref);
+}
+
 /* Applies @edit (taken), then, given a palette, regenerates the minimap:
  * one user action. */
 static int
@@ -525,15 +523,6 @@ typedef struct
   TerrainPalette *palette;
 } ResizeEdit;
 
-static void
-resize_edit_clear (ResizeEdit *edit)
-{
-  g_clear_pointer (&edit->palette_path, g_free);
-  g_clear_pointer (&edit->palette, terrain_palette_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ResizeEdit, resize_edit_clear)
-
 static int
 prepare_resize (TerrainCliEdit *run)
 {
@@ -547,7 +536,8 @@ prepare_resize (TerrainCliEdit *run)
                                           "0..65535"));
       return TERRAIN_EXIT_USAGE;
     }
-  if (edit->palette_path != NULL && (edit->palette = terrain_cli_open_palette (edit->palette_path)) == NULL)
+  if (edit->palette_path != NULL &&
+      (edit->palette = open_palette (run, edit->palette_path)) == NULL)
     return TERRAIN_EXIT_ERROR;
   return TERRAIN_EXIT_OK;
 }
@@ -575,7 +565,7 @@ static int
 command_resize (int    argc,
                 char **argv)
 {
-  g_auto(ResizeEdit) edit = { 0 };
+  ResizeEdit edit = { 0 };
   const GOptionEntry entries[] = {
     { "left", 0, 0, G_OPTION_ARG_INT, &edit.left,
       N_("Cells to add on the west side (negative: remove); even"), N_("N") },
@@ -607,8 +597,10 @@ command_resize (int    argc,
 /* ------------------------------------------------------------------------ */
 /* Images                                                                   */
 
+/* A PNG image for the run, freed with it; NULL after printing the error. */
 static TerrainImage *
-open_png (const char *path)
+open_png (TerrainCliEdit *run,
+          const char     *path)
 {
   g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   g_autoptr(GBytes) bytes = NULL;
@@ -619,7 +611,7 @@ open_png (const char *path)
   image = bytes != NULL ? terrain_image_load_png_bytes (bytes, &error) : NULL;
   if (image == NULL)
     terrain_cli_error (path, error);
-  return image;
+  return terrain_cli_edit_keep (run, image, (GDestroyNotify) terrain_image_unref);
 }
 
 typedef struct
@@ -632,17 +624,6 @@ typedef struct
   TerrainPalette *palette;
   TerrainImage *image;
 } ImageEdit;
-
-static void
-image_edit_clear (ImageEdit *edit)
-{
-  g_clear_pointer (&edit->palette_path, g_free);
-  g_clear_pointer (&edit->dither, g_free);
-  g_clear_pointer (&edit->palette, terrain_palette_unref);
-  g_clear_pointer (&edit->image, terrain_image_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ImageEdit, image_edit_clear)
 
 static int
 prepare_import_image (TerrainCliEdit *run)
@@ -660,8 +641,8 @@ prepare_import_image (TerrainCliEdit *run)
   if (edit->dither != NULL && !parse_enum (command, TERRAIN_TYPE_DITHER, _("dither mode"),
                                            edit->dither, &edit->dither_mode))
     return TERRAIN_EXIT_USAGE;
-  if ((edit->palette = terrain_cli_open_palette (edit->palette_path)) == NULL ||
-      (edit->image = open_png (argv[2])) == NULL)
+  if ((edit->palette = open_palette (run, edit->palette_path)) == NULL ||
+      (edit->image = open_png (run, argv[2])) == NULL)
     return TERRAIN_EXIT_ERROR;
   return TERRAIN_EXIT_OK;
 }
@@ -692,7 +673,7 @@ static int
 import_image (int    argc,
               char **argv)
 {
-  g_auto(ImageEdit) edit = { NULL };
+  ImageEdit edit = { NULL };
   const GOptionEntry entries[] = {
     { "palette", 'p', 0, G_OPTION_ARG_FILENAME, &edit.palette_path,
       N_("The palette the tiles index (PALETTE.PAL); required"), N_("FILE") },
@@ -722,7 +703,7 @@ prepare_import_heightmap (TerrainCliEdit *run)
 {
   ImageEdit *edit = terrain_cli_edit_get_data (run);
 
-  edit->image = open_png (terrain_cli_edit_get_argv (run)[2]);
+  edit->image = open_png (run, terrain_cli_edit_get_argv (run)[2]);
   return edit->image != NULL ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
 }
 
@@ -752,7 +733,7 @@ import_heightmap (int    argc,
       NULL, NULL, 2, 2, N_("expected FILE and HEIGHTS.png") },
     NULL, 0, NULL, prepare_import_heightmap, build_import_heightmap, NULL
   };
-  g_auto(ImageEdit) edit = { NULL };
+  ImageEdit edit = { NULL };
 
   return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
 }
@@ -837,14 +818,6 @@ typedef struct
   gint column, row;
 } StampEdit;
 
-static void
-stamp_edit_clear (StampEdit *edit)
-{
-  g_clear_object (&edit->section);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (StampEdit, stamp_edit_clear)
-
 static int
 prepare_stamp (TerrainCliEdit *run)
 {
@@ -855,8 +828,10 @@ prepare_stamp (TerrainCliEdit *run)
   if (!terrain_cli_parse_int (command, "COLUMN", argv[3], &edit->column) ||
       !terrain_cli_parse_int (command, "ROW", argv[4], &edit->row))
     return TERRAIN_EXIT_USAGE;
-  edit->section = terrain_cli_open_as (argv[2], terrain_sct_section_get_type,
-                                       N_("an SCT section"));
+  edit->section = terrain_cli_edit_keep (run, terrain_cli_open_as (argv[2],
+                                                                    terrain_sct_section_get_type,
+                                                                    N_("an SCT section")),
+                                         g_object_unref);
   return edit->section != NULL ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
 }
 
@@ -881,7 +856,7 @@ command_stamp (int    argc,
       NULL, NULL, 4, 4, N_("expected FILE SECTION.sct COLUMN ROW") },
     NULL, 0, NULL, prepare_stamp, build_stamp, NULL
   };
-  g_auto(StampEdit) edit = { NULL };
+  StampEdit edit = { NULL };
 
   return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
 }

@@ -1,6 +1,6 @@
 /* terrain-editor-application.c
  *
- * The application: app actions (open, new window, preferences, build
+ * The application: app actions (open, new window, new map, preferences, build
  * atlas, about, quit), their accelerators, files from the command line (one window per
  * file, reusing an empty window), recent files and the shared resources
  * every window draws with: the palette, the feature catalogue and the
@@ -19,6 +19,7 @@
 
 #include "terrain-editor-application.h"
 #include "terrain-editor-build-dialog.h"
+#include "terrain-editor-new-map-dialog.h"
 #include "terrain-editor-recovery-dialog.h"
 #include "terrain-editor-window.h"
 
@@ -723,6 +724,17 @@ preferences_action (GSimpleAction *action,
 }
 
 static void
+new_map_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  TerrainEditorApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  gtk_window_present (GTK_WINDOW (terrain_editor_new_map_dialog_new (self, parent)));
+}
+
+static void
 build_atlas_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
@@ -737,6 +749,7 @@ static const GActionEntry app_entries[] = {
   { "open", open_action },
   { "open-recent", open_recent_action, "s" },
   { "new-window", new_window_action },
+  { "new-map", new_map_action },
   { "preferences", preferences_action },
   { "build-atlas", build_atlas_action },
   { "about", about_action },
@@ -750,6 +763,7 @@ terrain_editor_application_startup (GApplication *app)
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.open", { "<Control>o", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
+    { "app.new-map", { "<Control><Shift>n", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
     { "app.build-atlas", { "<Control><Shift>b", NULL } },
     { "app.quit", { "<Control>q", NULL } },

@@ -14,9 +14,9 @@
 #include "config.h"
 
 #include "terrain-editor-feature-palette.h"
+#include "terrain-editor-palette-list.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #define THUMBNAIL_SIZE 36
 
@@ -27,7 +27,6 @@ struct _TerrainEditorFeaturePalette
   GtkSearchEntry *search;
   GtkDropDown *world;
   GtkStringList *worlds;
-  GtkListView *list;
   GtkLabel *count;
 
   TerrainFeatureCatalog *catalog;
@@ -83,10 +82,7 @@ filter_row (gpointer item,
       if (g_strcmp0 (folded, self->world_filter) != 0)
         return FALSE;
     }
-  for (guint i = 0; self->words != NULL && self->words[i] != NULL; i++)
-    if (self->words[i][0] != '\0' && strstr (haystack, self->words[i]) == NULL)
-      return FALSE;
-  return TRUE;
+  return terrain_editor_palette_words_match (self->words, haystack);
 }
 
 static void
@@ -116,10 +112,8 @@ refilter (TerrainEditorFeaturePalette *self)
 static void
 on_search_changed (TerrainEditorFeaturePalette *self)
 {
-  g_autofree char *folded = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search)), -1);
-
   g_strfreev (self->words);
-  self->words = g_strsplit_set (folded, " \t", -1);
+  self->words = terrain_editor_palette_search_words (GTK_EDITABLE (self->search));
   refilter (self);
 }
 
@@ -156,52 +150,18 @@ on_selection_changed (TerrainEditorFeaturePalette *self)
 }
 
 static void
-setup_row (GtkSignalListItemFactory *factory,
-           GtkListItem              *item,
-           gpointer                  user_data)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *picture = gtk_image_new ();
-  GtkWidget *name = gtk_label_new (NULL);
-  GtkWidget *detail = gtk_label_new (NULL);
-
-  /* The sprite in a square, its aspect kept. */
-  gtk_image_set_pixel_size (GTK_IMAGE (picture), THUMBNAIL_SIZE);
-  gtk_label_set_xalign (GTK_LABEL (name), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (name, "heading");
-  gtk_label_set_xalign (GTK_LABEL (detail), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (detail, "dim-label");
-  gtk_widget_add_css_class (detail, "caption");
-  gtk_box_append (GTK_BOX (text), name);
-  gtk_box_append (GTK_BOX (text), detail);
-  gtk_widget_set_valign (text, GTK_ALIGN_CENTER);
-  gtk_widget_set_hexpand (text, TRUE);
-  gtk_box_append (GTK_BOX (box), picture);
-  gtk_box_append (GTK_BOX (box), text);
-  gtk_list_item_set_child (item, box);
-}
-
-static void
 bind_row (GtkSignalListItemFactory *factory,
           GtkListItem              *item,
           gpointer                  user_data)
 {
   TerrainEditorFeaturePalette *self = user_data;
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *picture = gtk_widget_get_first_child (box);
-  GtkWidget *text = gtk_widget_get_next_sibling (picture);
-  GtkWidget *name_label = gtk_widget_get_first_child (text);
-  GtkWidget *detail_label = gtk_widget_get_next_sibling (name_label);
   const char *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
   TerrainFeatureDefinition *definition = lookup (self, name);
   GdkTexture *texture = self->sprite_func != NULL ? self->sprite_func (name, self->sprite_data) : NULL;
   g_autoptr(GString) detail = g_string_new (NULL);
+  const char *description = NULL;
   guint fw = 1, fh = 1;
 
-  gtk_label_set_text (GTK_LABEL (name_label), name);
   if (definition != NULL)
     {
       const char *category = terrain_feature_definition_get_category (definition);
@@ -213,13 +173,10 @@ bind_row (GtkSignalListItemFactory *factory,
       if (world != NULL)
         g_string_append_printf (detail, "%s · ", world);
       g_string_append_printf (detail, "%u×%u", fw, fh);
-      gtk_widget_set_tooltip_text (box, terrain_feature_definition_get_description (definition));
+      description = terrain_feature_definition_get_description (definition);
     }
-  gtk_label_set_text (GTK_LABEL (detail_label), detail->str);
-  if (texture != NULL)
-    gtk_image_set_from_paintable (GTK_IMAGE (picture), GDK_PAINTABLE (texture));
-  else
-    gtk_image_clear (GTK_IMAGE (picture));
+  terrain_editor_palette_row_set (gtk_list_item_get_child (item), texture != NULL ? GDK_PAINTABLE (texture) : NULL,
+                                  name, detail->str, description);
 }
 
 static int
@@ -502,8 +459,6 @@ terrain_editor_feature_palette_class_init (TerrainEditorFeaturePaletteClass *kla
 static void
 terrain_editor_feature_palette_init (TerrainEditorFeaturePalette *self)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
@@ -534,16 +489,9 @@ terrain_editor_feature_palette_init (TerrainEditorFeaturePalette *self)
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (on_selection_changed), self);
 
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
-  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)), factory));
-  gtk_widget_set_name (GTK_WIDGET (self->list), "feature-palette-list");
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 260);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_widget_add_css_class (scrolled, "frame");
-  gtk_box_append (GTK_BOX (self), scrolled);
+  gtk_box_append (GTK_BOX (self),
+                  terrain_editor_palette_list_new (self->selection, THUMBNAIL_SIZE, G_CALLBACK (bind_row), self,
+                                                   "feature-palette-list"));
 
   self->count = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->count, 0);

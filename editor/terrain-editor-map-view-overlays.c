@@ -186,11 +186,14 @@ map_view_draw_previews (TerrainEditorMapView *self,
   map_view_draw_placement (self, cr, map, unit);
   if (self->rect_visible)
     {
+      cairo_rectangle (cr, self->rect_x, self->rect_y, self->rect_width, self->rect_height);
+      /* Over a picture of what lands there only a red tint if blocked. */
       if (self->rect_blocked)
         cairo_set_source_rgba (cr, 1, 0, 0, 0.5);
+      else if (self->rect_texture != NULL)
+        cairo_set_source_rgba (cr, 0, 0, 0, 0);
       else
         cairo_set_source_rgba (cr, 0.2, 0.6, 1, 0.5);
-      cairo_rectangle (cr, self->rect_x, self->rect_y, self->rect_width, self->rect_height);
       cairo_fill_preserve (cr);
       cairo_set_source_rgb (cr, 1, 1, 1);
       cairo_stroke (cr);
@@ -268,6 +271,37 @@ terrain_editor_map_view_set_preview_rect (TerrainEditorMapView *self,
   self->rect_height = height;
   self->rect_blocked = blocked;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The picture of what lands in the previewed rectangle, translucent,
+ * stretched over it (in widget pixels: @h, @v the scroll offsets, @scale
+ * screen pixels a cell). */
+void
+map_view_snapshot_preview_texture (TerrainEditorMapView *self,
+                                   GtkSnapshot          *snapshot,
+                                   double                h,
+                                   double                v,
+                                   double                scale)
+{
+  if (!self->rect_visible || self->rect_texture == NULL)
+    return;
+  gtk_snapshot_push_opacity (snapshot, 0.75);
+  gtk_snapshot_append_texture (snapshot, self->rect_texture,
+                               &GRAPHENE_RECT_INIT (self->rect_x * scale - h, self->rect_y * scale - v,
+                                                    self->rect_width * scale, self->rect_height * scale));
+  gtk_snapshot_pop (snapshot);
+}
+
+/* What the previewed rectangle shows inside its outline (the section a
+ * click stamps), or %NULL for a blue tint. */
+void
+terrain_editor_map_view_set_preview_texture (TerrainEditorMapView *self,
+                                             GdkTexture           *texture)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
+
+  if (g_set_object (&self->rect_texture, texture))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* The rectangle a tool previews (the Voids drag, the tile painted, the

@@ -81,6 +81,8 @@ struct _TerrainEditorMapView
   gboolean rect_visible;
   int rect_x, rect_y, rect_width, rect_height;
   gboolean rect_blocked;
+  /* Drawn translucent in the previewed rectangle (the section stamped). */
+  GdkTexture *rect_texture;
   /* The Features tool's placement preview (-placement.c): the feature's
    * name (NULL: none), its anchor and the anchor of the one moved. */
   char *placement_name;
@@ -136,6 +138,11 @@ void map_view_draw_grid            (TerrainEditorMapView *self,
 void map_view_draw_start_positions (TerrainEditorMapView *self,
                                     cairo_t              *cr,
                                     double                unit);
+void map_view_snapshot_preview_texture (TerrainEditorMapView *self,
+                                        GtkSnapshot          *snapshot,
+                                        double                h,
+                                        double                v,
+                                        double                scale);
 void map_view_draw_previews        (TerrainEditorMapView *self,
                                     cairo_t              *cr,
                                     TerrainTntMap        *map,

@@ -995,11 +995,19 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
     map_view_snapshot_contours (self, snapshot, map, h, v);
   if (map != NULL && self->show_features)
     map_view_snapshot_sprites (self, snapshot, map, h, v, scale, width, height);
+  map_view_snapshot_preview_texture (self, snapshot, h, v, scale);
   unit = 1.0 / scale;
   x0 = (guint) MAX (0, floor (h / scale));
   y0 = (guint) MAX (0, floor (v / scale));
   x1 = (guint) MIN (self->map_width / self->cell_pixels, ceil ((h + width) / scale));
   y1 = (guint) MIN (self->map_height / self->cell_pixels, ceil ((v + height) / scale));
+  /* A resize (or its undo) changes the map before the idle that draws its
+   * picture again: no cell past the map's edge now. */
+  if (map != NULL)
+    {
+      x1 = MIN (x1, terrain_tnt_map_get_width (map));
+      y1 = MIN (y1, terrain_tnt_map_get_height (map));
+    }
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   cairo_translate (cr, -h, -v);
@@ -1459,6 +1467,7 @@ terrain_editor_map_view_dispose (GObject *object)
   map_view_clear_sprites (self);
   g_clear_object (&self->ota);
   g_clear_object (&self->texture);
+  g_clear_object (&self->rect_texture);
   invalidate_features (self);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_func (self->hadjustment, on_adjustment_changed, self);

@@ -97,6 +97,8 @@ void             terrain_editor_map_view_set_preview_rect (TerrainEditorMapView 
                                                            int                    width,
                                                            int                    height,
                                                            gboolean               blocked);
+void             terrain_editor_map_view_set_preview_texture (TerrainEditorMapView *self,
+                                                              GdkTexture           *texture);
 gboolean         terrain_editor_map_view_get_preview_rect (TerrainEditorMapView  *self,
                                                            int                   *x,
                                                            int                   *y,

@@ -18,6 +18,7 @@
 
 #include "terrain-editor-section-palette.h"
 #include "terrain-editor-map-view.h"
+#include "terrain-editor-palette-list.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -43,7 +44,6 @@ struct _TerrainEditorSectionPalette
   GtkBox parent_instance;
 
   GtkSearchEntry *search;
-  GtkListView *list;
   GtkLabel *count;
 
   GtkStringList *keys;
@@ -160,10 +160,7 @@ filter_row (gpointer item,
 
   if (entry == NULL)
     return FALSE;
-  for (guint i = 0; self->words != NULL && self->words[i] != NULL; i++)
-    if (self->words[i][0] != '\0' && strstr (entry->folded, self->words[i]) == NULL)
-      return FALSE;
-  return TRUE;
+  return terrain_editor_palette_words_match (self->words, entry->folded);
 }
 
 static void
@@ -193,10 +190,8 @@ refilter (TerrainEditorSectionPalette *self)
 static void
 on_search_changed (TerrainEditorSectionPalette *self)
 {
-  g_autofree char *folded = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search)), -1);
-
   g_strfreev (self->words);
-  self->words = g_strsplit_set (folded, " \t", -1);
+  self->words = terrain_editor_palette_search_words (GTK_EDITABLE (self->search));
   refilter (self);
 }
 
@@ -222,44 +217,11 @@ on_selection_changed (TerrainEditorSectionPalette *self)
 }
 
 static void
-setup_row (GtkSignalListItemFactory *factory,
-           GtkListItem              *item,
-           gpointer                  user_data)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *picture = gtk_image_new ();
-  GtkWidget *name = gtk_label_new (NULL);
-  GtkWidget *detail = gtk_label_new (NULL);
-
-  gtk_image_set_pixel_size (GTK_IMAGE (picture), THUMBNAIL_SIZE);
-  gtk_label_set_xalign (GTK_LABEL (name), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (name, "heading");
-  gtk_label_set_xalign (GTK_LABEL (detail), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (detail, "dim-label");
-  gtk_widget_add_css_class (detail, "caption");
-  gtk_box_append (GTK_BOX (text), name);
-  gtk_box_append (GTK_BOX (text), detail);
-  gtk_widget_set_valign (text, GTK_ALIGN_CENTER);
-  gtk_widget_set_hexpand (text, TRUE);
-  gtk_box_append (GTK_BOX (box), picture);
-  gtk_box_append (GTK_BOX (box), text);
-  gtk_list_item_set_child (item, box);
-}
-
-static void
 bind_row (GtkSignalListItemFactory *factory,
           GtkListItem              *item,
           gpointer                  user_data)
 {
   TerrainEditorSectionPalette *self = user_data;
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *picture = gtk_widget_get_first_child (box);
-  GtkWidget *text = gtk_widget_get_next_sibling (picture);
-  GtkWidget *name_label = gtk_widget_get_first_child (text);
-  GtkWidget *detail_label = gtk_widget_get_next_sibling (name_label);
   Entry *entry = g_hash_table_lookup (self->entries, gtk_string_object_get_string (gtk_list_item_get_item (item)));
   g_autofree char *detail = NULL;
 
@@ -268,7 +230,6 @@ bind_row (GtkSignalListItemFactory *factory,
   entry_load (self, entry);
   if (entry->section != NULL && entry->thumbnail == NULL)
     entry->thumbnail = make_thumbnail (self, entry->section);
-  gtk_label_set_text (GTK_LABEL (name_label), entry->name);
   if (entry->section != NULL)
     {
       guint w = terrain_sct_section_get_width (entry->section);
@@ -279,12 +240,9 @@ bind_row (GtkSignalListItemFactory *factory,
     }
   else
     detail = g_strdup_printf (_("Could not be read: %s"), entry->error);
-  gtk_label_set_text (GTK_LABEL (detail_label), detail);
-  gtk_widget_set_tooltip_text (box, entry->origin);
-  if (entry->thumbnail != NULL)
-    gtk_image_set_from_paintable (GTK_IMAGE (picture), GDK_PAINTABLE (entry->thumbnail));
-  else
-    gtk_image_clear (GTK_IMAGE (picture));
+  terrain_editor_palette_row_set (gtk_list_item_get_child (item),
+                                  entry->thumbnail != NULL ? GDK_PAINTABLE (entry->thumbnail) : NULL, entry->name,
+                                  detail, entry->origin);
 }
 
 /* Selects the row of @key, shown or not. */
@@ -615,8 +573,6 @@ terrain_editor_section_palette_class_init (TerrainEditorSectionPaletteClass *kla
 static void
 terrain_editor_section_palette_init (TerrainEditorSectionPalette *self)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *add = gtk_button_new_with_mnemonic (_("_Add Sections…"));
 
@@ -645,16 +601,9 @@ terrain_editor_section_palette_init (TerrainEditorSectionPalette *self)
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (on_selection_changed), self);
 
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
-  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)), factory));
-  gtk_widget_set_name (GTK_WIDGET (self->list), "section-palette-list");
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 260);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_widget_add_css_class (scrolled, "frame");
-  gtk_box_append (GTK_BOX (self), scrolled);
+  gtk_box_append (GTK_BOX (self),
+                  terrain_editor_palette_list_new (self->selection, THUMBNAIL_SIZE, G_CALLBACK (bind_row), self,
+                                                   "section-palette-list"));
 
   self->count = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->count, 0);

@@ -1,7 +1,8 @@
 /* terrain-editor-window-actions.c
  *
  * The window actions: save and save as, undo and redo, zoom, validate,
- * regenerate the minimap, import an image, delete a feature, brush size.
+ * resize the map, regenerate the minimap, import an image, delete a
+ * feature, brush size.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,6 +10,7 @@
 #include "config.h"
 
 #include "terrain-editor-window-private.h"
+#include "terrain-editor-resize-dialog.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -265,6 +267,60 @@ import_image_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* Resizes the map by attribute cells on each side (even; negative
+ * crops), the new area at @fill_height drawn with tile @fill_tile, as one
+ * step of the history; with a palette the minimap is made again in the
+ * same step (its crop follows the map's shape). */
+gboolean
+window_resize_map (TerrainEditorWindow  *self,
+                   gint                  left,
+                   gint                  top,
+                   gint                  right,
+                   gint                  bottom,
+                   guint8                fill_height,
+                   guint16               fill_tile,
+                   GError              **error)
+{
+  TerrainTntMap *map = window_get_tnt (self);
+  g_autoptr(TerrainCommand) command = NULL;
+  gboolean ok;
+
+  if (map == NULL || self->stack == NULL)
+    {
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_NOT_SUPPORTED,
+                           _("Only a Total Annihilation map (.tnt) can be resized"));
+      return FALSE;
+    }
+  command = terrain_tnt_edit_new_resize (map, left, top, right, bottom, fill_height, fill_tile);
+  terrain_command_stack_begin_user_action (self->stack, _("resize the map"));
+  ok = terrain_command_stack_execute (self->stack, command, error);
+  if (ok && window_get_palette (self) != NULL)
+    {
+      g_autoptr(TerrainCommand) minimap = terrain_tnt_edit_new_regenerate_minimap (map,
+                                                                                  window_get_palette (self));
+
+      terrain_command_stack_execute (self->stack, minimap, NULL);
+    }
+  terrain_command_stack_end_user_action (self->stack);
+  if (ok)
+    {
+      window_fill_structure (self);
+      terrain_editor_map_view_set_selection (self->map_view, FALSE, 0, 0);
+    }
+  return ok;
+}
+
+static void
+resize_map_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  TerrainEditorWindow *self = TERRAIN_EDITOR_WINDOW (widget);
+
+  if (window_get_tnt (self) != NULL)
+    gtk_window_present (GTK_WINDOW (terrain_editor_resize_dialog_new (self)));
+}
+
 /* The placed feature whose footprint covers a cell. */
 gboolean
 window_find_feature_at (TerrainEditorWindow *self,
@@ -359,6 +415,7 @@ window_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.regenerate-minimap", NULL, regenerate_minimap_action);
   gtk_widget_class_install_action (widget_class, "win.import-image", NULL, import_image_action);
   gtk_widget_class_install_action (widget_class, "win.delete-feature", NULL, delete_feature_action);
+  gtk_widget_class_install_action (widget_class, "win.resize-map", NULL, resize_map_action);
   gtk_widget_class_install_action (widget_class, "win.brush-smaller", NULL, brush_size_action);
   gtk_widget_class_install_action (widget_class, "win.brush-larger", NULL, brush_size_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketleft, 0, "win.brush-smaller", NULL);

@@ -732,9 +732,11 @@ unref_if_set (gpointer object)
     g_object_unref (object);
 }
 
-static GdkTexture *
-get_tile_texture (TerrainEditorWindow *self,
-                  guint                index)
+/* Tile @index of the map through the palette (the window keeps it), or
+ * NULL without a palette. */
+GdkTexture *
+window_get_tile_texture (TerrainEditorWindow *self,
+                         guint                index)
 {
   TerrainTntMap *map = window_get_tnt (self);
   TerrainPalette *palette = window_get_palette (self);
@@ -773,7 +775,7 @@ window_update_tile_picture (TerrainEditorWindow *self)
 {
   guint index = (guint) gtk_adjustment_get_value (self->tile_adjustment);
 
-  gtk_picture_set_paintable (self->tile_picture, GDK_PAINTABLE (get_tile_texture (self, index)));
+  gtk_picture_set_paintable (self->tile_picture, GDK_PAINTABLE (window_get_tile_texture (self, index)));
 }
 
 static void
@@ -797,7 +799,7 @@ bind_tile_cell (GtkSignalListItemFactory *factory,
   g_autofree char *tooltip = g_strdup_printf (_("Tile %u"), index);
 
   gtk_picture_set_paintable (GTK_PICTURE (gtk_list_item_get_child (list_item)),
-                             GDK_PAINTABLE (get_tile_texture (self, index)));
+                             GDK_PAINTABLE (window_get_tile_texture (self, index)));
   gtk_widget_set_tooltip_text (gtk_list_item_get_child (list_item), tooltip);
 }
 

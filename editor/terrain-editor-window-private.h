@@ -77,6 +77,9 @@ struct _TerrainEditorWindow
    * terrain-editor-window-stamp.c) and what it says of the chosen one. */
   GtkWidget *section_palette;
   GtkLabel *section_label;
+  /* The chosen section's tiles through the palette, shown in its
+   * footprint (NULL without a palette). */
+  GdkTexture *section_texture;
 
   /* Document */
   GFile *file;
@@ -178,6 +181,8 @@ void window_fill_findings (TerrainEditorWindow *self);
 void window_fill_structure (TerrainEditorWindow *self);
 void window_fill_tiles (TerrainEditorWindow *self);
 void window_update_tile_picture (TerrainEditorWindow *self);
+GdkTexture * window_get_tile_texture (TerrainEditorWindow *self,
+                                     guint                index);
 
 /* terrain-editor-window-atlas.c */
 void window_fill_atlas (TerrainEditorWindow *self);
@@ -198,6 +203,14 @@ void window_remove_feature_at (TerrainEditorWindow *self,
 void window_save_as_dialog (TerrainEditorWindow *self);
 gboolean window_save_to (TerrainEditorWindow *self,
                          GFile               *file);
+gboolean window_resize_map (TerrainEditorWindow  *self,
+                            gint                  left,
+                            gint                  top,
+                            gint                  right,
+                            gint                  bottom,
+                            guint8                fill_height,
+                            guint16               fill_tile,
+                            GError              **error);
 
 /* terrain-editor-window-archive.c */
 gboolean window_archive_can_save (TerrainEditorWindow *self);
@@ -224,6 +237,7 @@ void window_first_run_update (TerrainEditorWindow *self);
 void window_stamp_init (TerrainEditorWindow *self);
 void window_stamp_class_init (GtkWidgetClass *widget_class);
 void window_stamp_reload (TerrainEditorWindow *self);
+void window_stamp_dispose (TerrainEditorWindow *self);
 gboolean window_stamp_drop_file (TerrainEditorWindow *self,
                                  GFile               *file);
 void window_stamp_event (TerrainEditorWindow   *self,

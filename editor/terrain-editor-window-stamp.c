@@ -4,8 +4,9 @@
  * sections palette (terrain-editor-section-palette.c) is stamped onto the
  * TNT map where the map is clicked, as Mappy and Annihilator do. Its
  * footprint (whole tiles: 32 pixels, 2×2 cells each) follows the pointer,
- * centred on it and snapped to the tile grid, red where part of it would
- * fall off the map; a click applies terrain_tnt_edit_new_stamp_section()
+ * centred on it and snapped to the tile grid, its tiles drawn translucent
+ * in it (with a palette), red where part of it would fall off the map; a
+ * click applies terrain_tnt_edit_new_stamp_section()
  * on the window's command stack (one undo step). Sections are added with
  * the Add Sections… file chooser, by dropping .sct files on the window or
  * with win.add-section (a path); the game files' sections/ are listed too.
@@ -72,6 +73,7 @@ window_stamp_event (TerrainEditorWindow   *self,
   h = (int) terrain_sct_section_get_height (section);
   off_map = column < 0 || row < 0 || column + w > (int) terrain_tnt_map_get_tile_columns (map)
             || row + h > (int) terrain_tnt_map_get_tile_rows (map);
+  terrain_editor_map_view_set_preview_texture (self->map_view, self->section_texture);
   terrain_editor_map_view_set_preview_rect (self->map_view, TRUE, column * 2, row * 2, w * 2, h * 2, off_map);
 
   if (phase == TERRAIN_EDITOR_MAP_PRESS && button == GDK_BUTTON_PRIMARY)
@@ -103,6 +105,16 @@ on_section_selected (TerrainEditorWindow *self)
     text = g_strdup (_("Choose a section below."));
   gtk_label_set_text (self->section_label, text);
   hide_footprint (self);
+
+  /* Its tiles, drawn in the footprint. */
+  g_clear_object (&self->section_texture);
+  if (section != NULL && window_get_palette (self) != NULL)
+    {
+      g_autoptr(TerrainImage) image = terrain_sct_section_render (section, window_get_palette (self), NULL);
+
+      if (image != NULL)
+        self->section_texture = terrain_editor_texture_new_for_image (image);
+    }
 }
 
 gboolean
@@ -212,6 +224,14 @@ window_stamp_reload (TerrainEditorWindow *self)
   terrain_editor_section_palette_set_game_files (palette_of (self),
                                                  app != NULL ? terrain_editor_application_get_game_files (app)
                                                              : NULL);
+  /* The footprint's picture through the new palette. */
+  on_section_selected (self);
+}
+
+void
+window_stamp_dispose (TerrainEditorWindow *self)
+{
+  g_clear_object (&self->section_texture);
 }
 
 /* The Stamp page of the Tools tab. */
@@ -220,9 +240,9 @@ window_stamp_init (TerrainEditorWindow *self)
 {
   GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *hint = gtk_label_new (_("Pick a section and click the map to stamp its tiles and heights there: its "
-                                     "footprint follows the pointer, snapped to whole tiles, red where part of it "
-                                     "would fall off the map. Add .sct files with Add Sections… or by dropping "
-                                     "them on the window."));
+                                     "footprint follows the pointer, snapped to whole tiles and showing its tiles, "
+                                     "red where part of it would fall off the map. Add .sct files with Add "
+                                     "Sections… or by dropping them on the window."));
 
   self->section_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_set_name (GTK_WIDGET (self->section_label), "section-chosen");

@@ -578,6 +578,7 @@ window_set_tool (TerrainEditorWindow *self,
   gtk_notebook_set_current_page (self->side_notebook, 0);
   terrain_editor_map_view_set_brush (self->map_view, FALSE, 0, 0, 0);
   terrain_editor_map_view_set_preview_rect (self->map_view, FALSE, 0, 0, 0, 0, FALSE);
+  terrain_editor_map_view_set_preview_texture (self->map_view, NULL);
   terrain_editor_map_view_set_placement (self->map_view, NULL, 0, 0, -1, -1);
   if (self->gl_view != NULL)
     terrain_editor_gl_view_set_brush (TERRAIN_EDITOR_GL_VIEW (self->gl_view), FALSE, 0, 0, 0);

@@ -179,7 +179,7 @@ window_update_title (TerrainEditorWindow *self)
   gboolean dirty = self->stack != NULL && (!terrain_command_stack_get_clean (self->stack)
                                            || terrain_document_get_modified (self->document));
 
-  if (self->file == NULL)
+  if (self->file == NULL && self->document == NULL)
     {
       gtk_label_set_text (self->title_label, _("Terrain Editor"));
       gtk_window_set_title (GTK_WINDOW (self), _("Terrain Editor"));
@@ -187,18 +187,22 @@ window_update_title (TerrainEditorWindow *self)
       return;
     }
 
-  name = g_file_get_basename (self->file);
+  /* A new map, or one recovered from inside an archive, has no file yet. */
+  name = self->file != NULL ? g_file_get_basename (self->file) : g_strdup (_("Untitled"));
   title = dirty ? g_strdup_printf ("• %s", name) : g_strdup (name);
   gtk_label_set_text (self->title_label, title);
   gtk_window_set_title (GTK_WINDOW (self), title);
   if (self->document != NULL)
     {
       g_autofree char *parent = NULL;
-      g_autoptr(GFile) dir = g_file_get_parent (self->file);
+      g_autoptr(GFile) dir = self->file != NULL ? g_file_get_parent (self->file) : NULL;
       g_autofree char *subtitle = NULL;
 
       parent = dir != NULL ? g_file_get_parse_name (dir) : NULL;
-      if (parent != NULL)
+      if (self->file == NULL)
+        /* Translators: the file's format, for a map never saved. */
+        subtitle = g_strdup_printf (_("%s — not saved"), format_description (self->document));
+      else if (parent != NULL)
         /* Translators: the file's format, then the folder it is in. */
         subtitle = g_strdup_printf (_("%s — %s"), format_description (self->document), parent);
       else
@@ -225,6 +229,7 @@ update_actions (TerrainEditorWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.regenerate-minimap", tnt && window_get_palette (self) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.validate", has_doc);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-feature", tnt);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.resize-map", tnt);
   /* Chunk levels are those of Atlas files. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-chunk-levels",
                                  has_doc && TERRAIN_IS_ATLAS_FILE (self->document));
@@ -572,6 +577,32 @@ terrain_editor_window_load (TerrainEditorWindow *self,
   g_task_run_in_thread (task, load_thread);
 }
 
+/**
+ * terrain_editor_window_show_new_map:
+ * @self: a window
+ * @document: a document made in the editor, never saved
+ *
+ * Shows @document as an unsaved new document ("Untitled" in the title):
+ * Save asks where to write it, closing asks whether to save it. Its
+ * making is not a step of the window's history.
+ */
+void
+terrain_editor_window_show_new_map (TerrainEditorWindow *self,
+                                    TerrainDocument     *document)
+{
+  g_return_if_fail (TERRAIN_EDITOR_IS_WINDOW (self));
+  g_return_if_fail (TERRAIN_IS_DOCUMENT (document));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->file);
+  gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  g_clear_pointer (&self->error_message, g_free);
+  terrain_document_set_file (document, NULL);
+  window_set_document (self, document, NULL);
+  terrain_document_set_modified (document, TRUE);
+  window_update_title (self);
+}
+
 gboolean
 terrain_editor_window_is_empty (TerrainEditorWindow *self)
 {
@@ -890,6 +921,7 @@ terrain_editor_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   window_recovery_dispose (self);
+  window_stamp_dispose (self);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   if (self->stack != NULL)

@@ -20,6 +20,8 @@ G_DECLARE_FINAL_TYPE (TerrainEditorWindow, terrain_editor_window, TERRAIN_EDITOR
 TerrainEditorWindow *terrain_editor_window_new               (TerrainEditorApplication *application);
 void                 terrain_editor_window_load              (TerrainEditorWindow      *self,
                                                               GFile                    *file);
+void                 terrain_editor_window_show_new_map      (TerrainEditorWindow      *self,
+                                                              TerrainDocument          *document);
 gboolean             terrain_editor_window_is_empty          (TerrainEditorWindow      *self);
 gboolean             terrain_editor_window_get_busy          (TerrainEditorWindow      *self);
 GFile               *terrain_editor_window_get_file          (TerrainEditorWindow      *self);
