@@ -165,7 +165,8 @@ typedef struct
   const char *(*report)        (TerrainCommand  *command);
   /* What a command found while applying (warnings), or NULL. */
   GPtrArray  *(*issues)        (TerrainCommand  *command);
-  /* --dry-run: prints how @after differs from @before. */
+  /* --dry-run: prints how @after differs from @before; NULL for
+   * terrain_cli_print_byte_ranges(). */
   void        (*print_changes) (TerrainDocument *document,
                                 GBytes          *before,
                                 GBytes          *after);
@@ -268,7 +269,8 @@ void                 terrain_cli_edit_report_first (TerrainCliEdit            *s
 /* Writes the document (or, with --dry-run, what would change), then the
  * reports. Returns the exit status. */
 int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
-/* --dry-run of an edit that keeps the size: the byte ranges that change. */
+/* --dry-run of an edit: the byte ranges that change, each named by the
+ * section terrain_document_describe_offset() gives, or the change of size. */
 void                 terrain_cli_print_byte_ranges (TerrainDocument           *document,
                                                     GBytes                    *before,
                                                     GBytes                    *after);

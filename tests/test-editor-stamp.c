@@ -9,7 +9,9 @@
  * whole tiles over the tile under the pointer, drawn where the view maps
  * it (blue in grey, the section's tiles with the palette); a click stamps the section's tiles and heights there as one undo
  * step, undo gives back the map's bytes and redo the stamped ones. A
- * footprint partly off the map is red. TERRAIN_EDITOR_SCREENSHOT_DIR keeps
+ * footprint partly off the map is red. A section dropped on the window
+ * joins the palette; the game files' sections/ are listed too.
+ * TERRAIN_EDITOR_SCREENSHOT_DIR keeps
  * docs/screenshots/editor-sct-stamp.png.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -464,6 +466,49 @@ test_game_sections (Fixture       *f,
   iterate (100);
 }
 
+/* A .sct file dropped on the window (with a map open) joins the palette
+ * and the Stamp tool shows, the map staying open; a map dropped with it
+ * opens in a window of its own. */
+static void
+test_drop_section (Fixture       *f,
+                   gconstpointer  data)
+{
+  TerrainEditorWindow *window = open_shown (f);
+  TerrainEditorSectionPalette *palette =
+    TERRAIN_EDITOR_SECTION_PALETTE (find_named (GTK_WIDGET (window), "section-palette"));
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  GtkDropTarget *drop = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (f->section_path);
+  /* The list owns its files (g_slist_free_full (…, g_object_unref)). */
+  GSList *files = g_slist_append (NULL, g_object_ref (file));
+  GValue value = G_VALUE_INIT;
+  g_autofree char *tool = NULL;
+  gboolean accepted = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && drop == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        drop = GTK_DROP_TARGET (controller);
+    }
+  g_assert_nonnull (drop);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, files);
+  g_signal_emit_by_name (drop, "drop", &value, 100.0, 100.0, &accepted);
+  g_value_unset (&value);
+  g_assert_true (accepted);
+  iterate (50);
+
+  g_assert_cmpuint (g_list_model_get_n_items (terrain_editor_section_palette_get_shown (palette)), ==, 1);
+  g_assert_cmpstr (terrain_editor_section_palette_get_selected_name (palette), ==, "Hill");
+  g_object_get (window, "tool", &tool, NULL);
+  g_assert_cmpstr (tool, ==, "stamp");
+  g_assert_true (g_file_equal (terrain_editor_window_get_file (window), f->map_file));
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -475,6 +520,8 @@ main (int    argc,
   g_test_add ("/Terrain/Editor/Stamp/pointer-undo-redo", Fixture, NULL, fixture_setup, test_stamp,
               fixture_teardown);
   g_test_add ("/Terrain/Editor/Stamp/bad-section", Fixture, NULL, fixture_setup, test_add_bad_section,
+              fixture_teardown);
+  g_test_add ("/Terrain/Editor/Stamp/drop-section", Fixture, NULL, fixture_setup, test_drop_section,
               fixture_teardown);
   g_test_add ("/Terrain/Editor/Stamp/game-sections", Fixture, NULL, fixture_setup, test_game_sections,
               fixture_teardown);
