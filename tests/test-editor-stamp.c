@@ -7,13 +7,13 @@
  * a search and chosen; in grey and palette pictures and at several zooms
  * the pointer over the map view shows the section's footprint snapped to
  * whole tiles over the tile under the pointer, drawn where the view maps
- * it (blue in grey, the section's tiles with the palette); a click stamps the section's tiles and heights there as one undo
- * step, undo gives back the map's bytes and redo the stamped ones. A
- * footprint partly off the map is red. A section dropped on the window
- * joins the palette; the game files' sections/ (in an archive and loose)
- * are listed too.
- * TERRAIN_EDITOR_SCREENSHOT_DIR keeps
- * docs/screenshots/editor-sct-stamp.png.
+ * it (blue in grey, the section's tiles with the palette); a click stamps
+ * the section's tiles and heights there as one undo step, undo gives back
+ * the map's bytes and redo the stamped ones. A footprint partly off the
+ * map is red. A section dropped on the window joins the palette; the game
+ * files' sections/ (in an archive and loose) are listed too.
+ * TERRAIN_EDITOR_SCREENSHOT_DIR keeps docs/screenshots/editor-sct-stamp.png
+ * and editor-sct-stamp-result.png.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
