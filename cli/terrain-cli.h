@@ -207,14 +207,14 @@ typedef struct
 } TerrainCliOperand;
 
 /* An editing subcommand: what it adds to the runner. The runner parses
- * @usage, then the unsigned @operands after FILE (terrain_cli_edit_get_value();
- * with @both, a usage error such as "give both COLUMNS and ROWS" (marked
- * for translation), the last two are optional
- * together and 1 when not given). The callbacks return an exit status,
- * TERRAIN_EXIT_OK to go on: @prepare (or NULL) checks the rest and reads
- * other inputs before FILE is opened; then either @build makes the one
- * command to apply (NULL after printing why: exit 2) or @apply applies
- * commands itself with terrain_cli_edit_execute(). */
+ * @usage, then the unsigned @operands after FILE, for
+ * terrain_cli_edit_get_value(). With @both (a usage error marked for
+ * translation, such as "give both COLUMNS and ROWS"), the last two operands
+ * are optional together and 1 when not given. The callbacks return an
+ * exit status, TERRAIN_EXIT_OK to go on: @prepare (or NULL) checks the rest
+ * and reads other inputs before FILE is opened; then either @build makes
+ * the one command to apply (NULL after printing why: exit 2) or @apply
+ * applies commands itself with terrain_cli_edit_execute(). */
 typedef struct
 {
   TerrainCliUsage          usage;

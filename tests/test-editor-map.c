@@ -6,8 +6,8 @@
  * titled "• Untitled" as unsaved; saving it (win.save-as('URI')) writes
  * those bytes and the title becomes the file's name. Resize Map
  * (win.resize-map, only for a TNT map): tiles added and cropped on each
- * side, the new area at the fill height with the fill tile, the 2D view
- * following the new size; Undo gives back the loaded bytes exactly, Redo
+ * side, the new area at the fill height with the fill tile, the 2D and
+ * 3D views following the new size; Undo gives back the loaded bytes exactly, Redo
  * the resized map again. The suite runs with G_DEBUG=fatal-warnings.
  * TERRAIN_EDITOR_SCREENSHOT_DIR keeps editor-new-map-dialog.png,
  * editor-new-map.png and editor-resize.png.
@@ -22,6 +22,7 @@
 #include <string.h>
 #include <libterrain.h>
 
+#include "terrain-editor-gl-view.h"
 #include "terrain-editor-new-map-dialog.h"
 #include "terrain-editor-resize-dialog.h"
 #include "terrain-test-util.h"
@@ -364,6 +365,22 @@ view_middle (TerrainEditorWindow *window,
                                    gtk_widget_get_height (view) / 2.0, x, y);
 }
 
+/* The 3D view's map size, as the middle its camera resets to. */
+static void
+assert_3d_middle (TerrainEditorWindow *window,
+                  double               x,
+                  double               y)
+{
+  TerrainEditorGlView *gl_view =
+    TERRAIN_EDITOR_GL_VIEW (gtk_overlay_get_child (GTK_OVERLAY (child (window, "gl_overlay"))));
+  double tx, ty;
+
+  terrain_editor_gl_view_reset_camera (gl_view);
+  terrain_editor_gl_view_get_camera (gl_view, &tx, &ty, NULL, NULL, NULL);
+  g_assert_cmpfloat_with_epsilon (tx, x, 1e-6);
+  g_assert_cmpfloat_with_epsilon (ty, y, 1e-6);
+}
+
 static void
 assert_resized (TerrainTntMap *map)
 {
@@ -426,6 +443,7 @@ test_resize_undo (Fixture       *f,
   view_middle (window, &x, &y);
   g_assert_cmpfloat_with_epsilon (x, 16, 0.5);
   g_assert_cmpfloat_with_epsilon (y, 12, 0.5);
+  assert_3d_middle (window, 16, 12);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.resize-map", NULL));
   iterate (200);
@@ -461,6 +479,7 @@ test_resize_undo (Fixture       *f,
   view_middle (window, &x, &y);
   g_assert_cmpfloat_with_epsilon (x, 18, 0.5);
   g_assert_cmpfloat_with_epsilon (y, 15, 0.5);
+  assert_3d_middle (window, 18, 15);
   save_screenshot (GTK_WIDGET (window), "editor-resize.png");
   resized = document_bytes (window);
 
@@ -472,6 +491,7 @@ test_resize_undo (Fixture       *f,
   view_middle (window, &x, &y);
   g_assert_cmpfloat_with_epsilon (x, 16, 0.5);
   g_assert_cmpfloat_with_epsilon (y, 12, 0.5);
+  assert_3d_middle (window, 16, 12);
 
   /* Redo: resized again, byte for byte. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
@@ -480,6 +500,7 @@ test_resize_undo (Fixture       *f,
   g_assert_true (g_bytes_equal (redone, resized));
   view_middle (window, &x, &y);
   g_assert_cmpfloat_with_epsilon (x, 18, 0.5);
+  assert_3d_middle (window, 18, 15);
 
   close_window (window);
 }
