@@ -118,6 +118,93 @@ def _():
     assert messages[0] in run.stderr, run.stderr
 
 
+@case("/Terrain/Introspection/minimap")
+def _():
+    # 64x32 cells: PlayRight 992, PlayBottom 384 pixels, so the 252x252
+    # bitmap's used part is 252x97 (384 * 252 / 992, truncated).
+    tnt = Terrain.TntMap.new(64, 32)
+    pixels, width, height = tnt.get_minimap()
+    assert (width, height) == (252, 252)
+    assert pixels.get_size() == 252 * 252
+    assert tnt.get_minimap_used_size() == (252, 97)
+    data = pixels.get_data()
+    assert set(data[:252 * 97]) == {0} and set(data[252 * 97:]) == {0x64}
+    # A tile of index 200 on the left half of the tile map.
+    bright = tnt.add_tile(bytes([200]) * 1024)
+    assert bright == 1
+    for row in range(tnt.get_tile_rows()):
+        for column in range(tnt.get_tile_columns() // 2):
+            tnt.set_tile_index(column, row, bright)
+    grey = bytes(v for i in range(256) for v in (i, i, i, 0))
+    palette = Terrain.Palette.new_from_bytes(GLib.Bytes.new(grey))
+    computed = tnt.compute_minimap(palette, 126, 64)
+    assert computed.get_size() == 126 * 64
+    used_w, used_h = tnt.get_minimap_crop(126, 64)
+    assert (used_w, used_h) == (126, 64 * 384 // 992)
+    rows = [computed.get_data()[y * 126:(y + 1) * 126] for y in range(64)]
+    assert rows[0][0] == 200 and rows[0][used_w - 1] == 0, rows[0]
+    assert all(set(row) == {0x64} for row in rows[used_h:])
+    # Stored back, it reads back as the same bytes.
+    tnt.set_minimap(126, 64, computed.get_data())
+    again, width, height = tnt.get_minimap()
+    assert (width, height) == (126, 64)
+    assert again.get_data() == computed.get_data()
+    tnt.update_minimap(palette)
+    assert tnt.get_minimap()[0].get_data() == tnt.compute_minimap(palette, 126, 64).get_data()
+
+
+@case("/Terrain/Introspection/occupancy")
+def _():
+    tnt = Terrain.TntMap.new(8, 6)
+    tree = tnt.add_feature_name("Tree1")
+    rock = tnt.add_feature_name("Rock2")
+    tnt.set_cell_feature(1, 1, tree)   # 2x2: (1,1) to (2,2)
+    tnt.set_cell_feature(2, 2, rock)   # 1x1 on the tree's fringe
+    tnt.set_cell_feature(7, 5, tree)   # runs off the south-east corner
+    tnt.set_cell_feature(5, 0, Terrain.TNT_FEATURE_VOID)
+    asked = []
+
+    def footprint(name, *data):
+        asked.append(name)
+        return (True, 2, 2) if name.lower() == "tree1" else (False, 0, 0)
+
+    occupancy, owners, issues = tnt.build_occupancy(footprint, None)
+    assert sorted(set(asked)) == ["Rock2", "Tree1"], asked
+    assert len(occupancy) == len(owners) == 8 * 6
+
+    def at(grid, x, y):
+        return grid[y * 8 + x]
+
+    none, fringe = Terrain.TNT_FEATURE_NONE, Terrain.TNT_FEATURE_FRINGE
+    assert at(occupancy, 1, 1) == tree
+    assert [at(occupancy, x, y) for x, y in ((2, 1), (1, 2), (2, 2))] == [fringe] * 3
+    assert at(occupancy, 7, 5) == tree
+    assert at(occupancy, 5, 0) == Terrain.TNT_FEATURE_VOID
+    assert at(occupancy, 0, 0) == none and at(occupancy, 3, 3) == none
+    assert [at(owners, x, y) for x, y in ((1, 1), (2, 1), (1, 2), (2, 2), (7, 5))] == [tree] * 5
+    assert at(owners, 5, 0) == none and at(owners, 0, 0) == none
+    assert sum(1 for word in occupancy if word != none) == 6
+    # The rock overlaps the tree (the tree keeps the cell); the corner tree
+    # is clipped.
+    found = sorted((issue.get_position()[1:], issue.get_message()) for issue in issues)
+    assert [position for position, message in found] == [(2, 2), (7, 5)], found
+    assert "overlaps 1 occupied cell" in found[0][1] and "clipped" in found[1][1], found
+    assert all(issue.get_severity() == Terrain.Severity.WARNING for issue in issues)
+    # Without a lookup every feature is 1x1.
+    occupancy, owners, issues = tnt.build_occupancy(None, None)
+    assert at(occupancy, 2, 1) == none and at(occupancy, 2, 2) == rock and not issues
+
+
+@case("/Terrain/Introspection/issue-new")
+def _():
+    # The editor's finding for a file it cannot read again.
+    issue = Terrain.Issue.new(Terrain.Severity.ERROR, None, -1, -1, "100% gone")
+    assert issue.get_severity() == Terrain.Severity.ERROR
+    assert issue.get_message() == "100% gone"
+    assert (issue.get_offset(), issue.get_record()) == (-1, -1)
+    assert issue.get_section() is None
+
+
 @case("/Terrain/Introspection/errors")
 def _():
     try:

@@ -268,6 +268,10 @@ const guint8  *terrain_tnt_map_get_minimap        (TerrainTntMap         *self,
                                                    guint                 *width,
                                                    guint                 *height);
 TERRAIN_AVAILABLE_IN_ALL
+GBytes        *terrain_tnt_map_get_minimap_bytes  (TerrainTntMap         *self,
+                                                   guint                 *width,
+                                                   guint                 *height);
+TERRAIN_AVAILABLE_IN_ALL
 void           terrain_tnt_map_get_minimap_used_size (TerrainTntMap      *self,
                                                       guint              *width,
                                                       guint              *height);
@@ -353,5 +357,12 @@ guint16       *terrain_tnt_map_build_occupancy    (TerrainTntMap         *self,
                                                    gpointer               user_data,
                                                    guint16              **owners,
                                                    GPtrArray             *issues);
+TERRAIN_AVAILABLE_IN_ALL
+guint16       *terrain_tnt_map_build_occupancy_grid (TerrainTntMap       *self,
+                                                   TerrainTntFootprintFunc footprint_func,
+                                                   gpointer               user_data,
+                                                   gsize                 *n_cells,
+                                                   guint16              **owners,
+                                                   GPtrArray            **issues);
 
 G_END_DECLS
