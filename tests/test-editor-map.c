@@ -335,7 +335,7 @@ write_map (Fixture *f)
   for (guint row = 0; row < 12; row++)
     for (guint column = 0; column < 16; column++)
       terrain_tnt_map_set_tile_index (map, column, row, (guint16) ((column / 2) % 2));
-  terrain_tnt_map_set_sea_level (map, 20);
+  terrain_tnt_map_set_sea_level (map, 20, NULL);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), file, NULL, &error));
   g_assert_no_error (error);
   return file;
