@@ -994,9 +994,10 @@ print_reports (TerrainCliEdit *self)
     }
 }
 
-/* --dry-run of an edit that keeps the file's size: the ranges of bytes that
- * would change (differing bytes at most 8 apart), each with the section it
- * is in, the first twelve listed. */
+/* --dry-run of an edit: the ranges of bytes that would change (differing
+ * bytes at most 8 apart), each with the section it is in, the first twelve
+ * listed; an edit that changes the file's size is said as such. The edit
+ * runner's listing when the command family has no print_changes. */
 void
 terrain_cli_print_byte_ranges (TerrainDocument *document,
                                GBytes          *before,
@@ -1006,7 +1007,15 @@ terrain_cli_print_byte_ranges (TerrainDocument *document,
   const guint8 *a = g_bytes_get_data (before, &na), *b = g_bytes_get_data (after, &nb);
   const guint shown = 12;
 
-  g_assert (na == nb);
+  if (na != nb)
+    {
+      g_autofree char *size_before = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
+      g_autofree char *size_after = g_strdup_printf ("%" G_GSIZE_FORMAT, nb);
+
+      /* Translators: the file size in bytes now, then after the edit. */
+      g_print (_("the file would be laid out anew: %s -> %s bytes\n"), size_before, size_after);
+      return;
+    }
   while (i < na)
     {
       gsize start, last, changed = 0;
@@ -1039,7 +1048,10 @@ terrain_cli_print_byte_ranges (TerrainDocument *document,
 
           /* Translators: the first and last byte offset of a range, the
            * number of bytes in it that change, then the section it is in. */
-          g_print (_("  bytes %s..%s (%s changed): %s\n"), first, final, n_changed, where);
+          if (where != NULL)
+            g_print (_("  bytes %s..%s (%s changed): %s\n"), first, final, n_changed, where);
+          else
+            g_print (_("  bytes %s..%s (%s changed)\n"), first, final, n_changed);
         }
       n_ranges++;
       total += changed;
@@ -1088,6 +1100,8 @@ terrain_cli_edit_finish (TerrainCliEdit *self)
         {
           if (self->klass->print_changes != NULL)
             self->klass->print_changes (self->document, self->before, after);
+          else
+            terrain_cli_print_byte_ranges (self->document, self->before, after);
           g_print (_("dry run: %s not written\n"), target);
         }
       return TERRAIN_EXIT_OK;

@@ -165,7 +165,8 @@ typedef struct
   const char *(*report)        (TerrainCommand  *command);
   /* What a command found while applying (warnings), or NULL. */
   GPtrArray  *(*issues)        (TerrainCommand  *command);
-  /* --dry-run: prints how @after differs from @before. */
+  /* --dry-run: prints how @after differs from @before; NULL for
+   * terrain_cli_print_byte_ranges(). */
   void        (*print_changes) (TerrainDocument *document,
                                 GBytes          *before,
                                 GBytes          *after);
@@ -206,14 +207,14 @@ typedef struct
 } TerrainCliOperand;
 
 /* An editing subcommand: what it adds to the runner. The runner parses
- * @usage, then the unsigned @operands after FILE (terrain_cli_edit_get_value();
- * with @both, a usage error such as "give both COLUMNS and ROWS" (marked
- * for translation), the last two are optional
- * together and 1 when not given). The callbacks return an exit status,
- * TERRAIN_EXIT_OK to go on: @prepare (or NULL) checks the rest and reads
- * other inputs before FILE is opened; then either @build makes the one
- * command to apply (NULL after printing why: exit 2) or @apply applies
- * commands itself with terrain_cli_edit_execute(). */
+ * @usage, then the unsigned @operands after FILE, for
+ * terrain_cli_edit_get_value(). With @both (a usage error marked for
+ * translation, such as "give both COLUMNS and ROWS"), the last two operands
+ * are optional together and 1 when not given. The callbacks return an
+ * exit status, TERRAIN_EXIT_OK to go on: @prepare (or NULL) checks the rest
+ * and reads other inputs before FILE is opened; then either @build makes
+ * the one command to apply (NULL after printing why: exit 2) or @apply
+ * applies commands itself with terrain_cli_edit_execute(). */
 typedef struct
 {
   TerrainCliUsage          usage;
@@ -268,7 +269,8 @@ void                 terrain_cli_edit_report_first (TerrainCliEdit            *s
 /* Writes the document (or, with --dry-run, what would change), then the
  * reports. Returns the exit status. */
 int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
-/* --dry-run of an edit that keeps the size: the byte ranges that change. */
+/* --dry-run of an edit: the byte ranges that change, each named by the
+ * section terrain_document_describe_offset() gives, or the change of size. */
 void                 terrain_cli_print_byte_ranges (TerrainDocument           *document,
                                                     GBytes                    *before,
                                                     GBytes                    *after);

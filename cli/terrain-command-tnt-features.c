@@ -190,6 +190,13 @@ footprint_lookup (const char *name,
 /* ------------------------------------------------------------------------ */
 /* features                                                                 */
 
+static TerrainTntMap *
+open_map (const char *path)
+{
+  return (TerrainTntMap *) terrain_cli_open_as (path, terrain_tnt_map_get_type,
+                                                terrain_cli_tnt_edit_class.document_noun);
+}
+
 static int
 features_list (int    argc,
                char **argv)
@@ -222,8 +229,7 @@ features_list (int    argc,
     return status;
   table = options.table;
 
-  map = TERRAIN_TNT_MAP (terrain_cli_open_as (argv[1], terrain_tnt_map_get_type,
-                                                   terrain_cli_tnt_edit_class.document_noun));
+  map = open_map (argv[1]);
   if (map == NULL)
     return TERRAIN_EXIT_ERROR;
 
@@ -453,8 +459,7 @@ features_overlay (int    argc,
     return status;
   if (palette_path != NULL && (palette = terrain_cli_open_palette (palette_path)) == NULL)
     return TERRAIN_EXIT_ERROR;
-  if ((map = TERRAIN_TNT_MAP (terrain_cli_open_as (argv[1], terrain_tnt_map_get_type,
-                                                   terrain_cli_tnt_edit_class.document_noun))) == NULL)
+  if ((map = open_map (argv[1])) == NULL)
     return TERRAIN_EXIT_ERROR;
 
   image = terrain_tnt_map_render_features (map, palette, footprint_lookup, options.table,

@@ -874,7 +874,8 @@ static const TerrainCliGroup heights_group = {
 };
 
 static const TerrainCliCommand tnt_commands[] = {
-  { "features", N_("Place, move, remove, list and clean up features"), NULL, &terrain_cli_tnt_features_group },
+  { "features", N_("Place, move, remove, list and clean up features"), NULL,
+    &terrain_cli_tnt_features_group },
   { "heights", N_("Edit heights (brush)"), NULL, &heights_group },
   { "void", N_("Mark or unmark void cells"), command_void },
   { "paint", N_("Draw a tile on 32x32 positions"), command_paint },

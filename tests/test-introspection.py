@@ -78,6 +78,46 @@ def _():
         assert load(path).get_sea_level() == new
 
 
+@case("/Terrain/Introspection/sea-level-rule")
+def _():
+    # One rule (Terrain.TntMap.check_sea_level) and one message, whichever
+    # way the level is set.
+    assert Terrain.TNT_MAX_SEA_LEVEL == 255
+    assert Terrain.TntMap.check_sea_level(255)
+    messages = []
+    tnt = Terrain.TntMap.new(16, 16)
+    tnt.set_sea_level(75)
+    try:
+        Terrain.TntMap.check_sea_level(300)
+    except GLib.Error as error:
+        messages.append(error.message)
+    for setter in (lambda: tnt.set_sea_level(300),
+                   lambda: Terrain.CommandStack.new(tnt).execute(
+                       Terrain.TntEdit.new_sea_level(tnt, 300))):
+        try:
+            setter()
+        except GLib.Error as error:
+            assert error.matches(Terrain.Error.quark(), Terrain.Error.OUT_OF_RANGE)
+            messages.append(error.message)
+        else:
+            raise AssertionError("a sea level of 300 was taken")
+    assert len(messages) == 3 and len(set(messages)) == 1, messages
+    assert "sea level 300 is above the maximum 255" in messages[0], messages
+    assert tnt.get_sea_level() == 75
+    # The property cannot raise: it warns with the same message and keeps
+    # the level (in a child, as warnings are fatal here).
+    code = ("import gi; gi.require_version('Terrain', '0');"
+            "from gi.repository import Terrain;"
+            "t = Terrain.TntMap.new(16, 16); t.set_sea_level(75);"
+            "t.props.sea_level = 300; print(t.props.sea_level)")
+    env = dict(os.environ)
+    env.pop("G_DEBUG", None)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "75", run.stdout
+    assert messages[0] in run.stderr, run.stderr
+
+
 @case("/Terrain/Introspection/errors")
 def _():
     try:
@@ -154,6 +194,12 @@ def _():
                              capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert load(made).get_sea_level() == 9
+        # The library's error, as the script prints it.
+        run = subprocess.run([sys.executable, EXAMPLE, SAMPLE, "300", out],
+                             capture_output=True, text=True)
+        assert run.returncode == 2, run.stderr
+        assert "above the maximum 255" in run.stderr, run.stderr
+        assert load(out).get_sea_level() == 42
 
 
 SAMPLE, EXAMPLE = sys.argv[1], sys.argv[2]

@@ -502,6 +502,79 @@ test_edit_commands (void)
   terrain_test_assert_bytes_equal (bytes, written);
 }
 
+/* Dabs of one stroke are one undo step: undo restores the bytes, redo
+ * replays every dab; stroke 0, another stroke or another kind stack. */
+static void
+test_edit_stroke (void)
+{
+  g_autoptr(GBytes) bytes = build_fixture (2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTer7File) ter = terrain_ter7_file_new_from_bytes (bytes, NULL, &error);
+  g_autoptr(TerrainCommandStack) stack = NULL;
+  g_autoptr(GBytes) stroked = NULL;
+  g_autoptr(GBytes) again = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  TerrainCommand *first = NULL;
+
+  g_assert_no_error (error);
+  stack = terrain_command_stack_new (TERRAIN_DOCUMENT (ter));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(TerrainCommand) dab = terrain_ter7_edit_new_set_height (ter, i, 1, 2, 2,
+                                                                        (guint16) (100 + 32 * i));
+
+      terrain_ter7_edit_set_stroke (TERRAIN_TER7_EDIT (dab), 7);
+      g_assert_cmpuint (terrain_ter7_edit_get_stroke (TERRAIN_TER7_EDIT (dab)), ==, 7);
+      g_assert_true (terrain_command_stack_execute (stack, dab, &error));
+      g_assert_no_error (error);
+      if (i == 0)
+        first = dab;
+    }
+  /* Overlapping dabs: the last one wins where they overlap. */
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 0, 1), ==, 100);
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 1, 2), ==, 132);
+  g_assert_cmpuint (terrain_ter7_file_get_height (ter, 3, 2), ==, 164);
+  g_assert_cmpstr (terrain_ter7_edit_get_report (TERRAIN_TER7_EDIT (first)), ==,
+                   "3 dabs, 12 samples changed");
+  stroked = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ter), &error);
+  g_assert_no_error (error);
+
+  /* One undo takes the whole stroke back, byte for byte. */
+  g_assert_true (terrain_command_stack_undo (stack));
+  g_assert_false (terrain_command_stack_get_can_undo (stack));
+  g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (ter)));
+  undone = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ter), &error);
+  g_assert_no_error (error);
+  terrain_test_assert_bytes_equal (bytes, undone);
+
+  /* One redo replays it. */
+  g_assert_true (terrain_command_stack_redo (stack, &error));
+  g_assert_no_error (error);
+  again = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ter), &error);
+  g_assert_no_error (error);
+  terrain_test_assert_bytes_equal (stroked, again);
+
+  /* A paint of the same stroke number, and a dab without a stroke, stack. */
+  {
+    g_autoptr(TerrainCommand) paint = terrain_ter7_edit_new_paint (ter, 0, 0, 1, 1, 1);
+    g_autoptr(TerrainCommand) plain = terrain_ter7_edit_new_set_height (ter, 0, 0, 1, 1, 5);
+    g_autoptr(TerrainCommand) plain2 = terrain_ter7_edit_new_set_height (ter, 1, 0, 1, 1, 5);
+
+    terrain_ter7_edit_set_stroke (TERRAIN_TER7_EDIT (paint), 7);
+    g_assert_true (terrain_command_stack_execute (stack, paint, &error));
+    g_assert_true (terrain_command_stack_execute (stack, plain, &error));
+    g_assert_true (terrain_command_stack_execute (stack, plain2, &error));
+    g_assert_no_error (error);
+    for (guint i = 0; i < 4; i++)
+      g_assert_true (terrain_command_stack_undo (stack));
+    g_assert_false (terrain_command_stack_get_can_undo (stack));
+  }
+  g_clear_pointer (&undone, g_bytes_unref);
+  undone = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ter), &error);
+  g_assert_no_error (error);
+  terrain_test_assert_bytes_equal (bytes, undone);
+}
+
 /* terrain ter set-height / paint on a fixture and on the real sample. */
 static void
 test_cli_edits (void)
@@ -544,6 +617,22 @@ test_cli_edits (void)
   g_assert_cmpuint (((const guint8 *) g_bytes_get_data (written, NULL))[NAMES_AT - 1], ==, 0);
   g_assert_cmpmem (g_bytes_get_data (written, NULL), NAMES_AT - 1,
                    g_bytes_get_data (bytes, NULL), NAMES_AT - 1);
+
+  /* --dry-run lists the bytes it would change, by section and sample,
+   * and writes nothing. */
+  {
+    g_autoptr(GBytes) kept = NULL;
+    g_auto(TerrainTestCliResult) r =
+      terrain_test_run_cli (NULL, "ter", "set-height", in, "1", "2", "20", "--dry-run", NULL);
+
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "heights, sample (1, 2)"));
+    g_assert_nonnull (strstr (r.out, "bytes would change"));
+    g_assert_nonnull (strstr (r.out, "range(s)"));
+    g_assert_nonnull (strstr (r.out, "not written"));
+    kept = terrain_test_read_bytes (in);
+    g_assert_true (g_bytes_equal (kept, written));
+  }
 
   /* Bad usage and refused edits. */
   {
@@ -679,6 +768,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Ter7/heightfield-round-trip", test_heightfield_round_trip);
   g_test_add_func ("/Terrain/Ter7/cli-convert", test_cli_convert);
   g_test_add_func ("/Terrain/Ter7/edit-commands", test_edit_commands);
+  g_test_add_func ("/Terrain/Ter7/edit-stroke", test_edit_stroke);
   g_test_add_func ("/Terrain/Ter7/cli-edits", test_cli_edits);
   terrain_test_add_sample_func ("/Terrain/Ter7/sample-outpost", test_sample);
 

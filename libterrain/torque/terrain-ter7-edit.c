@@ -18,6 +18,11 @@
  * source only in their bytes of the height or layer section
  * (docs/formats/torque3d-ter.md). Reverting writes the old samples back and
  * restores [property@Terrain.Document:modified].
+ *
+ * Edits of one kind given the same non-zero stroke number
+ * ([method@Terrain.Ter7Edit.set_stroke]) merge on a
+ * [class@Terrain.CommandStack] ([method@Terrain.Command.merge]), so that a
+ * brush stroke of many dabs is one undo step, as the TNT brush's are.
  */
 
 typedef enum
@@ -33,6 +38,8 @@ struct _TerrainTer7Edit
   Ter7EditKind kind;
   guint x, y, width, height;
   guint16 value;              /* height (11.5 fixed point) or layer index */
+  guint stroke;               /* 0: never merges */
+  GPtrArray *dabs;            /* TerrainTer7Edit merged into this one, in order */
 
   /* Recorded by apply */
   GArray *old;                /* guint16 per sample, row by row */
@@ -50,11 +57,10 @@ edit_file (TerrainTer7Edit *self)
 }
 
 static gboolean
-terrain_ter7_edit_apply (TerrainCommand  *command,
-                         GError         **error)
+apply_one (TerrainTer7Edit  *self,
+           TerrainTer7File  *file,
+           GError          **error)
 {
-  TerrainTer7Edit *self = TERRAIN_TER7_EDIT (command);
-  TerrainTer7File *file = edit_file (self);
   guint size = terrain_ter7_file_get_size (file);
 
   if (self->width == 0 || self->height == 0 || self->x >= size || self->y >= size ||
@@ -118,11 +124,9 @@ terrain_ter7_edit_apply (TerrainCommand  *command,
 }
 
 static void
-terrain_ter7_edit_revert (TerrainCommand *command)
+revert_one (TerrainTer7Edit *self,
+            TerrainTer7File *file)
 {
-  TerrainTer7Edit *self = TERRAIN_TER7_EDIT (command);
-  TerrainTer7File *file = edit_file (self);
-
   for (guint j = 0; j < self->height; j++)
     for (guint i = 0; i < self->width; i++)
       {
@@ -137,11 +141,78 @@ terrain_ter7_edit_revert (TerrainCommand *command)
 }
 
 static void
+set_stroke_report (TerrainTer7Edit *self)
+{
+  guint changed = self->changed;
+
+  for (guint i = 0; i < self->dabs->len; i++)
+    changed += TERRAIN_TER7_EDIT (g_ptr_array_index (self->dabs, i))->changed;
+  g_free (self->report);
+  self->report = g_strdup_printf ("%u dabs, %u samples changed", self->dabs->len + 1, changed);
+}
+
+/* The edit and, on a redo, the dabs merged into it, in their order; a dab
+ * that cannot apply reverts the ones before it. */
+static gboolean
+terrain_ter7_edit_apply (TerrainCommand  *command,
+                         GError         **error)
+{
+  TerrainTer7Edit *self = TERRAIN_TER7_EDIT (command);
+  TerrainTer7File *file = edit_file (self);
+
+  if (!apply_one (self, file, error))
+    return FALSE;
+  for (guint i = 0; i < self->dabs->len; i++)
+    if (!apply_one (g_ptr_array_index (self->dabs, i), file, error))
+      {
+        while (i-- > 0)
+          revert_one (g_ptr_array_index (self->dabs, i), file);
+        revert_one (self, file);
+        return FALSE;
+      }
+  if (self->dabs->len > 0)
+    set_stroke_report (self);
+  return TRUE;
+}
+
+static void
+terrain_ter7_edit_revert (TerrainCommand *command)
+{
+  TerrainTer7Edit *self = TERRAIN_TER7_EDIT (command);
+  TerrainTer7File *file = edit_file (self);
+
+  for (guint i = self->dabs->len; i-- > 0;)
+    revert_one (g_ptr_array_index (self->dabs, i), file);
+  revert_one (self, file);
+}
+
+/* A later dab of the same stroke: kept, to be reverted before this one and
+ * redone after it (each holds the samples it found). */
+static gboolean
+terrain_ter7_edit_merge (TerrainCommand *command,
+                         TerrainCommand *next_command)
+{
+  TerrainTer7Edit *self = TERRAIN_TER7_EDIT (command);
+  TerrainTer7Edit *next;
+
+  if (!TERRAIN_IS_TER7_EDIT (next_command))
+    return FALSE;
+  next = TERRAIN_TER7_EDIT (next_command);
+  if (self->stroke == 0 || next->stroke != self->stroke || next->kind != self->kind ||
+      next->dabs->len > 0)
+    return FALSE;
+  g_ptr_array_add (self->dabs, g_object_ref (next));
+  set_stroke_report (self);
+  return TRUE;
+}
+
+static void
 terrain_ter7_edit_finalize (GObject *object)
 {
   TerrainTer7Edit *self = TERRAIN_TER7_EDIT (object);
 
   g_array_unref (self->old);
+  g_ptr_array_unref (self->dabs);
   g_free (self->report);
   G_OBJECT_CLASS (terrain_ter7_edit_parent_class)->finalize (object);
 }
@@ -155,12 +226,14 @@ terrain_ter7_edit_class_init (TerrainTer7EditClass *klass)
   object_class->finalize = terrain_ter7_edit_finalize;
   command_class->apply = terrain_ter7_edit_apply;
   command_class->revert = terrain_ter7_edit_revert;
+  command_class->merge = terrain_ter7_edit_merge;
 }
 
 static void
 terrain_ter7_edit_init (TerrainTer7Edit *self)
 {
   self->old = g_array_new (FALSE, FALSE, sizeof (guint16));
+  self->dabs = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 static TerrainCommand *
@@ -241,6 +314,40 @@ terrain_ter7_edit_new_paint (TerrainTer7File *file,
                              guint8           layer)
 {
   return ter7_edit_new (file, TER7_EDIT_PAINT, x, y, width, height, layer, "Paint material");
+}
+
+/**
+ * terrain_ter7_edit_set_stroke:
+ * @self: a #TerrainTer7Edit not yet applied
+ * @stroke: a stroke number; 0 (the default) never merges
+ *
+ * Marks the edit as a dab of brush stroke @stroke: on a
+ * [class@Terrain.CommandStack], an edit of the same kind and the same
+ * non-zero stroke executed right after it merges into it, so one undo
+ * reverts the whole stroke and one redo replays it. Its report then counts
+ * the dabs and the samples they changed ("3 dabs, 40 samples changed").
+ */
+void
+terrain_ter7_edit_set_stroke (TerrainTer7Edit *self,
+                              guint            stroke)
+{
+  g_return_if_fail (TERRAIN_IS_TER7_EDIT (self));
+  self->stroke = stroke;
+}
+
+/**
+ * terrain_ter7_edit_get_stroke:
+ * @self: a #TerrainTer7Edit
+ *
+ * Gets the stroke number set by [method@Terrain.Ter7Edit.set_stroke].
+ *
+ * Returns: the stroke number, 0 for none
+ */
+guint
+terrain_ter7_edit_get_stroke (TerrainTer7Edit *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_TER7_EDIT (self), 0);
+  return self->stroke;
 }
 
 /**

@@ -34,6 +34,11 @@ TerrainCommand *terrain_ter7_edit_new_paint      (TerrainTer7File *file,
                                                   guint            height,
                                                   guint8           layer);
 TERRAIN_AVAILABLE_IN_ALL
+void            terrain_ter7_edit_set_stroke     (TerrainTer7Edit *self,
+                                                  guint            stroke);
+TERRAIN_AVAILABLE_IN_ALL
+guint           terrain_ter7_edit_get_stroke     (TerrainTer7Edit *self);
+TERRAIN_AVAILABLE_IN_ALL
 const char     *terrain_ter7_edit_get_report     (TerrainTer7Edit *self);
 
 G_END_DECLS
