@@ -27,7 +27,6 @@ terrain_command_set_sea_level (int    argc,
   g_autoptr(TerrainDocument) document = NULL;
   g_autoptr(GFile) destination = NULL;
   g_autoptr(GError) error = NULL;
-  GParamSpec *pspec;
   guint64 level;
   const char *target;
 
@@ -48,22 +47,19 @@ terrain_command_set_sea_level (int    argc,
   if (document == NULL)
     return TERRAIN_EXIT_ERROR;
 
-  /* Any document with a "sea-level" property will do: the CLI stays
-   * format-agnostic. */
-  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (document), "sea-level");
-  if (pspec == NULL || !(pspec->flags & G_PARAM_WRITABLE))
+  if (!TERRAIN_IS_TNT_MAP (document))
     {
       g_printerr ("terrain: %s: %s files have no sea level\n", argv[1],
                   terrain_format_get_description (terrain_document_get_format (document)));
       return TERRAIN_EXIT_ERROR;
     }
-  if (pspec->value_type == G_TYPE_UINT && level > G_PARAM_SPEC_UINT (pspec)->maximum)
+  /* The library's one rule (terrain_tnt_map_check_sea_level()) and its
+   * message. */
+  if (!terrain_tnt_map_set_sea_level (TERRAIN_TNT_MAP (document), (guint32) level, &error))
     {
-      g_printerr ("terrain: %s: sea level %" G_GUINT64_FORMAT " is above the maximum %u\n",
-                  argv[1], level, G_PARAM_SPEC_UINT (pspec)->maximum);
+      terrain_cli_error (argv[1], error);
       return TERRAIN_EXIT_USAGE;
     }
-  g_object_set (document, "sea-level", (guint) level, NULL);
 
   if (output == NULL && terrain_document_get_file (document) == NULL)
     {

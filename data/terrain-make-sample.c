@@ -268,7 +268,7 @@ main (int    argc,
         }
     }
 
-  terrain_tnt_map_set_sea_level (map, SAMPLE_SEA_LEVEL);
+  terrain_tnt_map_set_sea_level (map, SAMPLE_SEA_LEVEL, NULL);
   terrain_tnt_map_update_minimap (map, palette);
 
   tnt_file = g_file_new_for_commandline_arg (argv[1]);

@@ -258,7 +258,8 @@ terrain_editor_new_map_dialog_build_map (TerrainEditorNewMapDialog  *self,
   map = terrain_tnt_map_new (width, height, error);
   if (map == NULL)
     return NULL;
-  terrain_tnt_map_set_sea_level (map, spin_uint (self->sea_level_spin));
+  if (!terrain_tnt_map_set_sea_level (map, spin_uint (self->sea_level_spin), error))
+    return NULL;
   heights = g_malloc ((gsize) width * height);
   memset (heights, (guint8) spin_uint (self->fill_height_spin), (gsize) width * height);
   terrain_tnt_map_set_heights (map, 0, 0, width, height, heights, width);

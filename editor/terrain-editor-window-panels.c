@@ -565,8 +565,8 @@ findings_thread (GTask        *task,
           return;
         }
       /* The file changed under the editor: say so as a finding. */
-      g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_ERROR, NULL, -1, -1, "%s",
-                                                  error->message));
+      g_ptr_array_add (issues, terrain_issue_new_literal (TERRAIN_SEVERITY_ERROR, NULL, -1, -1,
+                                                          error->message));
       g_task_return_pointer (task, issues, (GDestroyNotify) g_ptr_array_unref);
       return;
     }

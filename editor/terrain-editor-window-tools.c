@@ -678,6 +678,9 @@ window_update_feature_palette (TerrainEditorWindow *self)
 void
 window_tools_init (TerrainEditorWindow *self)
 {
+  /* The library's rule (terrain_tnt_map_check_sea_level()) bounds the
+   * control; the edit checks it again. */
+  gtk_adjustment_set_upper (self->sea_adjustment, TERRAIN_TNT_MAX_SEA_LEVEL);
   g_signal_connect_swapped (self->sea_adjustment, "value-changed", G_CALLBACK (on_sea_level_changed), self);
   g_signal_connect_swapped (self->map_view, "cell-event", G_CALLBACK (on_cell_event), self);
   g_signal_connect_swapped (self->map_view, "selection-changed", G_CALLBACK (on_selection_changed), self);

@@ -58,7 +58,7 @@ fixture_set_up (Fixture       *fixture,
   for (guint y = 0; y < 6; y++)
     for (guint x = 0; x < 8; x++)
       terrain_tnt_map_set_cell_height (map, x, y, (guint8) (x * 10 + y));
-  terrain_tnt_map_set_sea_level (map, 20);
+  terrain_tnt_map_set_sea_level (map, 20, NULL);
   terrain_tnt_map_update_minimap (map, palette);
   map_file = g_file_new_for_path (fixture->map);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), map_file, NULL, &error));
@@ -259,7 +259,7 @@ test_set_sea_level (Fixture       *fixture,
   /* Heights are bytes: a level above 255 would drown every cell. */
   r = terrain_test_run_cli (NULL, "set-sea-level", fixture->map, "300", NULL);
   g_assert_cmpint (r.status, ==, 64);
-  g_assert_nonnull (strstr (r.err, "maximum 255"));
+  g_assert_nonnull (strstr (r.err, "sea level 300 is above the maximum 255"));
   terrain_test_cli_result_clear (&r);
   g_clear_pointer (&after, g_bytes_unref);
   after = read_file (fixture->map);

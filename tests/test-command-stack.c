@@ -52,7 +52,7 @@ counter_set (TerrainTntMap *map,
              guint32        value)
 {
   g_object_set_data (G_OBJECT (map), "test-counter", GUINT_TO_POINTER (value));
-  terrain_tnt_map_set_sea_level (map, value % (TERRAIN_TNT_MAX_SEA_LEVEL + 1));
+  terrain_tnt_map_set_sea_level (map, value % (TERRAIN_TNT_MAX_SEA_LEVEL + 1), NULL);
 }
 
 static void

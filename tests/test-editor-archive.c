@@ -65,7 +65,7 @@ build_tnt (guint8 sea_level)
   for (guint y = 0; y < 64; y++)
     for (guint x = 0; x < 64; x++)
       terrain_tnt_map_set_cell_height (map, x, y, (guint8) ((x * 3 + y * 2) % 200));
-  terrain_tnt_map_set_sea_level (map, sea_level);
+  terrain_tnt_map_set_sea_level (map, sea_level, NULL);
   bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (map), &error);
   g_assert_no_error (error);
   return bytes;

@@ -113,7 +113,7 @@ fixture_setup (Fixture       *f,
   for (guint y = 0; y < MAP_H; y++)
     for (guint x = 0; x < MAP_W; x++)
       terrain_tnt_map_set_cell_height (map, x, y, 100);
-  terrain_tnt_map_set_sea_level (map, 0);
+  terrain_tnt_map_set_sea_level (map, 0, NULL);
   f->map_path = g_build_filename (f->dir, "flat.tnt", NULL);
   f->map_file = g_file_new_for_path (f->map_path);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), f->map_file, NULL, &error));

@@ -137,7 +137,7 @@ make_map (void)
 
         terrain_tnt_map_set_cell_height (map, x, y, (guint8) CLAMP (200 - d * 8, 20, 255));
       }
-  terrain_tnt_map_set_sea_level (map, 10);
+  terrain_tnt_map_set_sea_level (map, 10, NULL);
 
   terrain_tnt_map_add_feature_name (map, "Tree1");
   g_assert_true (terrain_tnt_map_set_cell_feature (map, 10, 10, 0, &error));
@@ -229,7 +229,7 @@ test_generated (void)
   g_assert_true (images_equal (first, again));
 
   /* A higher sea covers more of the map in water. */
-  terrain_tnt_map_set_sea_level (map, 150);
+  terrain_tnt_map_set_sea_level (map, 150, NULL);
   flooded = render (&fixture);
   g_assert_false (images_equal (first, flooded));
   g_assert_cmpuint (count_blueish (flooded), >, count_blueish (first));

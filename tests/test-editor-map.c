@@ -19,6 +19,7 @@
 
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <libterrain.h>
 
@@ -334,7 +335,7 @@ write_map (Fixture *f)
   for (guint row = 0; row < 12; row++)
     for (guint column = 0; column < 16; column++)
       terrain_tnt_map_set_tile_index (map, column, row, (guint16) ((column / 2) % 2));
-  terrain_tnt_map_set_sea_level (map, 20);
+  terrain_tnt_map_set_sea_level (map, 20, NULL);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), file, NULL, &error));
   g_assert_no_error (error);
   return file;
@@ -350,19 +351,29 @@ document_bytes (TerrainEditorWindow *window)
   return bytes;
 }
 
-/* The map view's middle, in cells, once the picture follows the map. */
+/* The map view, fitted, shows the cell (@x, @y) in its middle once its
+ * picture follows the map (drawn in an idle: waits up to 10 s for it). */
 static void
-view_middle (TerrainEditorWindow *window,
-             double              *x,
-             double              *y)
+assert_view_middle (TerrainEditorWindow *window,
+                    double               x,
+                    double               y)
 {
   GtkWidget *view = GTK_WIDGET (map_view (window));
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  double cx, cy;
 
-  iterate (300);
-  terrain_editor_map_view_zoom_to_fit (map_view (window));
-  iterate (100);
-  terrain_editor_map_view_cell_at (map_view (window), gtk_widget_get_width (view) / 2.0,
-                                   gtk_widget_get_height (view) / 2.0, x, y);
+  for (;;)
+    {
+      iterate (100);
+      terrain_editor_map_view_zoom_to_fit (map_view (window));
+      iterate (50);
+      terrain_editor_map_view_cell_at (map_view (window), gtk_widget_get_width (view) / 2.0,
+                                       gtk_widget_get_height (view) / 2.0, &cx, &cy);
+      if ((fabs (cx - x) <= 0.5 && fabs (cy - y) <= 0.5) || g_get_monotonic_time () > deadline)
+        break;
+    }
+  g_assert_cmpfloat_with_epsilon (cx, x, 0.5);
+  g_assert_cmpfloat_with_epsilon (cy, y, 0.5);
 }
 
 /* The 3D view's map size, as the middle its camera resets to. */
@@ -419,7 +430,6 @@ test_resize_undo (Fixture       *f,
   TerrainEditorWindow *empty;
   TerrainTntMap *map;
   GtkWindow *dialog;
-  double x, y;
 
   g_settings_set_string (settings, "palette-path", f->palette_path);
   file = write_map (f);
@@ -440,9 +450,7 @@ test_resize_undo (Fixture       *f,
   loaded = document_bytes (window);
   /* Loaded unchanged, the document writes the file's bytes. */
   g_assert_cmpmem (g_bytes_get_data (loaded, NULL), g_bytes_get_size (loaded), contents, length);
-  view_middle (window, &x, &y);
-  g_assert_cmpfloat_with_epsilon (x, 16, 0.5);
-  g_assert_cmpfloat_with_epsilon (y, 12, 0.5);
+  assert_view_middle (window, 16, 12);
   assert_3d_middle (window, 16, 12);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.resize-map", NULL));
@@ -476,9 +484,7 @@ test_resize_undo (Fixture       *f,
   assert_resized (map);
   g_assert_cmpstr (title (window), ==, "• ramp.tnt");
   g_assert_true (terrain_command_stack_get_can_undo (terrain_editor_window_get_command_stack (window)));
-  view_middle (window, &x, &y);
-  g_assert_cmpfloat_with_epsilon (x, 18, 0.5);
-  g_assert_cmpfloat_with_epsilon (y, 15, 0.5);
+  assert_view_middle (window, 18, 15);
   assert_3d_middle (window, 18, 15);
   save_screenshot (GTK_WIDGET (window), "editor-resize.png");
   resized = document_bytes (window);
@@ -488,9 +494,7 @@ test_resize_undo (Fixture       *f,
   undone = document_bytes (window);
   g_assert_cmpmem (g_bytes_get_data (undone, NULL), g_bytes_get_size (undone), contents, length);
   g_assert_cmpstr (title (window), ==, "ramp.tnt");
-  view_middle (window, &x, &y);
-  g_assert_cmpfloat_with_epsilon (x, 16, 0.5);
-  g_assert_cmpfloat_with_epsilon (y, 12, 0.5);
+  assert_view_middle (window, 16, 12);
   assert_3d_middle (window, 16, 12);
 
   /* Redo: resized again, byte for byte. */
@@ -498,8 +502,7 @@ test_resize_undo (Fixture       *f,
   assert_resized (map);
   redone = document_bytes (window);
   g_assert_true (g_bytes_equal (redone, resized));
-  view_middle (window, &x, &y);
-  g_assert_cmpfloat_with_epsilon (x, 18, 0.5);
+  assert_view_middle (window, 18, 15);
   assert_3d_middle (window, 18, 15);
 
   close_window (window);

@@ -145,7 +145,7 @@ fixture_setup (Fixture       *f,
   feature = terrain_tnt_map_add_feature_name (map, "Rock1");
   g_assert_true (terrain_tnt_map_set_cell_feature (map, 10, 10, (guint16) feature, &error));
   g_assert_no_error (error);
-  terrain_tnt_map_set_sea_level (map, 0);
+  terrain_tnt_map_set_sea_level (map, 0, NULL);
   map_path = g_build_filename (f->dir, "rock.tnt", NULL);
   f->map_file = g_file_new_for_path (map_path);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), f->map_file, NULL, &error));

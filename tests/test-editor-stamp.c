@@ -7,12 +7,13 @@
  * a search and chosen; in grey and palette pictures and at several zooms
  * the pointer over the map view shows the section's footprint snapped to
  * whole tiles over the tile under the pointer, drawn where the view maps
- * it (blue in grey, the section's tiles with the palette); a click stamps the section's tiles and heights there as one undo
- * step, undo gives back the map's bytes and redo the stamped ones. A
- * footprint partly off the map is red. A section dropped on the window
- * joins the palette; the game files' sections/ are listed too.
- * TERRAIN_EDITOR_SCREENSHOT_DIR keeps
- * docs/screenshots/editor-sct-stamp.png.
+ * it (blue in grey, the section's tiles with the palette); a click stamps
+ * the section's tiles and heights there as one undo step, undo gives back
+ * the map's bytes and redo the stamped ones. A footprint partly off the
+ * map is red. A section dropped on the window joins the palette; the game
+ * files' sections/ (in an archive and loose) are listed too.
+ * TERRAIN_EDITOR_SCREENSHOT_DIR keeps docs/screenshots/editor-sct-stamp.png
+ * and editor-sct-stamp-result.png.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -117,7 +118,7 @@ fixture_setup (Fixture       *f,
   for (guint y = 0; y < MAP_H; y++)
     for (guint x = 0; x < MAP_W; x++)
       terrain_tnt_map_set_cell_height (map, x, y, 100);
-  terrain_tnt_map_set_sea_level (map, 0);
+  terrain_tnt_map_set_sea_level (map, 0, NULL);
   map_path = g_build_filename (f->dir, "plain.tnt", NULL);
   f->map_file = g_file_new_for_path (map_path);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), f->map_file, NULL, &error));
@@ -412,9 +413,10 @@ test_add_bad_section (Fixture       *f,
   close_window (window);
 }
 
-/* With the game files named (a folder as an install: its palettes/ and
- * sections/), their sections are listed after the added ones, read when
- * chosen, and stamp. */
+/* With the game files named (a folder as an install: an archive holding
+ * palettes/ and sections/cliffs/Cliff.sct, and a loose sections/Ledge.sct),
+ * their sections are listed after the added ones, read when chosen (the
+ * archive's compressed), and stamp. */
 static void
 test_game_sections (Fixture       *f,
                     gconstpointer  data)
@@ -422,9 +424,12 @@ test_game_sections (Fixture       *f,
   GSettings *settings = terrain_editor_application_get_settings (app);
   g_autofree char *install = g_build_filename (f->dir, "TA", NULL);
   g_autofree char *sections = g_build_filename (install, "sections", NULL);
-  g_autofree char *palettes = g_build_filename (install, "palettes", NULL);
-  g_autofree char *cliff = g_build_filename (sections, "Cliff.sct", NULL);
-  g_autofree char *pal = g_build_filename (palettes, "PALETTE.PAL", NULL);
+  g_autofree char *ledge = g_build_filename (sections, "Ledge.sct", NULL);
+  g_autofree char *hpi = g_build_filename (install, "totala1.hpi", NULL);
+  g_autoptr(TerrainHpiWriter) writer = terrain_hpi_writer_new ();
+  g_autoptr(GFile) archive = g_file_new_for_path (hpi);
+  g_autoptr(GBytes) section = NULL;
+  g_autoptr(GBytes) pal = NULL;
   g_autofree char *contents = NULL;
   gsize length;
   g_autoptr(GError) error = NULL;
@@ -434,21 +439,28 @@ test_game_sections (Fixture       *f,
   GListModel *shown;
 
   g_assert_cmpint (g_mkdir_with_parents (sections, 0755), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (palettes, 0755), ==, 0);
   g_assert_true (g_file_get_contents (f->section_path, &contents, &length, &error));
-  g_assert_true (g_file_set_contents (cliff, contents, length, &error));
-  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_set_contents (ledge, contents, length, &error));
+  section = g_bytes_new_take (g_steal_pointer (&contents), length);
   g_assert_true (g_file_get_contents (f->palette_path, &contents, &length, &error));
-  g_assert_true (g_file_set_contents (pal, contents, length, &error));
+  pal = g_bytes_new_take (g_steal_pointer (&contents), length);
+  g_assert_true (terrain_hpi_writer_add_file (writer, "palettes/PALETTE.PAL", pal, TERRAIN_HPI_COMPRESSION_ZLIB,
+                                              &error));
+  g_assert_true (terrain_hpi_writer_add_file (writer, "sections/cliffs/Cliff.sct", section,
+                                              TERRAIN_HPI_COMPRESSION_LZ77, &error));
+  g_assert_true (terrain_hpi_writer_save (writer, archive, NULL, &error));
   g_assert_no_error (error);
   g_settings_set_strv (settings, "game-files", paths);
 
   window = open_shown (f);
   palette = TERRAIN_EDITOR_SECTION_PALETTE (find_named (GTK_WIDGET (window), "section-palette"));
   shown = terrain_editor_section_palette_get_shown (palette);
-  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.add-section", "s", f->section_path);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.add-section", "s", f->section_path);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 3);
+  terrain_editor_section_palette_set_search (palette, "ledge");
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  terrain_editor_section_palette_set_search (palette, "");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.tool", "s", "stamp");
   g_assert_true (terrain_editor_section_palette_select (palette, "Cliff"));
   g_assert_cmpstr (terrain_editor_section_palette_get_selected_name (palette), ==, "Cliff");
@@ -461,7 +473,7 @@ test_game_sections (Fixture       *f,
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
   close_window (window);
 
-  /* Without them, only the added section is left (in a new window: none). */
+  /* No game files for the next test. */
   g_settings_reset (settings, "game-files");
   iterate (100);
 }

@@ -67,7 +67,7 @@ fixture_setup (Fixture       *f,
   memset (white, 255, TERRAIN_TNT_TILE_PIXELS * TERRAIN_TNT_TILE_PIXELS);
   tile = terrain_tnt_map_add_tile (map, white);
   terrain_tnt_map_set_tile_index (map, BX / 2, BY / 2, (guint16) tile);
-  terrain_tnt_map_set_sea_level (map, 0);
+  terrain_tnt_map_set_sea_level (map, 0, NULL);
   f->map_path = g_build_filename (f->dir, "block.tnt", NULL);
   f->map_file = g_file_new_for_path (f->map_path);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), f->map_file, NULL, &error));

@@ -64,7 +64,7 @@ test_edit_and_save (void)
   for (guint y = 0; y < 32; y++)
     for (guint x = 0; x < 32; x++)
       terrain_tnt_map_set_cell_height (map, x, y, (guint8) (x + y));
-  terrain_tnt_map_set_sea_level (map, 20);
+  terrain_tnt_map_set_sea_level (map, 20, NULL);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), map_file, NULL, &error));
   g_assert_no_error (error);
   original = g_file_load_bytes (map_file, NULL, NULL, &error);
@@ -459,7 +459,7 @@ build_tnt (void)
   for (guint y = 0; y < 32; y++)
     for (guint x = 0; x < 32; x++)
       terrain_tnt_map_set_cell_height (map, x, y, (guint8) (x * 5 + y * 3));
-  terrain_tnt_map_set_sea_level (map, 40);
+  terrain_tnt_map_set_sea_level (map, 40, NULL);
   return save_document (map);
 }
 

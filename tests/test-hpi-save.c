@@ -457,7 +457,7 @@ test_corpus (void)
   g_assert_no_error (error);
   g_assert_true (TERRAIN_IS_TNT_MAP (document));
   map = TERRAIN_TNT_MAP (document);
-  terrain_tnt_map_set_sea_level (map, (guint8) (terrain_tnt_map_get_sea_level (map) + 3));
+  terrain_tnt_map_set_sea_level (map, (guint8) (terrain_tnt_map_get_sea_level (map) + 3), NULL);
   tnt = terrain_document_save_to_bytes (document, &error);
   g_assert_no_error (error);
 

@@ -68,7 +68,8 @@ main (void)
 
   if (map == NULL)
     return 1;
-  terrain_tnt_map_set_sea_level (map, 33);
+  if (!terrain_tnt_map_set_sea_level (map, 33, &error))
+    return 1;
   bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (map), &error);
   if (bytes == NULL)
     return 2;

@@ -78,6 +78,133 @@ def _():
         assert load(path).get_sea_level() == new
 
 
+@case("/Terrain/Introspection/sea-level-rule")
+def _():
+    # One rule (Terrain.TntMap.check_sea_level) and one message, whichever
+    # way the level is set.
+    assert Terrain.TNT_MAX_SEA_LEVEL == 255
+    assert Terrain.TntMap.check_sea_level(255)
+    messages = []
+    tnt = Terrain.TntMap.new(16, 16)
+    tnt.set_sea_level(75)
+    try:
+        Terrain.TntMap.check_sea_level(300)
+    except GLib.Error as error:
+        messages.append(error.message)
+    for setter in (lambda: tnt.set_sea_level(300),
+                   lambda: Terrain.CommandStack.new(tnt).execute(
+                       Terrain.TntEdit.new_sea_level(tnt, 300))):
+        try:
+            setter()
+        except GLib.Error as error:
+            assert error.matches(Terrain.Error.quark(), Terrain.Error.OUT_OF_RANGE)
+            messages.append(error.message)
+        else:
+            raise AssertionError("a sea level of 300 was taken")
+    assert len(messages) == 3 and len(set(messages)) == 1, messages
+    assert "sea level 300 is above the maximum 255" in messages[0], messages
+    assert tnt.get_sea_level() == 75
+    # The property cannot raise: it warns with the same message and keeps
+    # the level (in a child, as warnings are fatal here).
+    code = ("import gi; gi.require_version('Terrain', '0');"
+            "from gi.repository import Terrain;"
+            "t = Terrain.TntMap.new(16, 16); t.set_sea_level(75);"
+            "t.props.sea_level = 300; print(t.props.sea_level)")
+    env = dict(os.environ)
+    env.pop("G_DEBUG", None)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "75", run.stdout
+    assert messages[0] in run.stderr, run.stderr
+
+
+@case("/Terrain/Introspection/minimap")
+def _():
+    # 64x32 cells: PlayRight 992, PlayBottom 384 pixels, so the 252x252
+    # bitmap's used part is 252x97 (384 * 252 / 992, truncated).
+    tnt = Terrain.TntMap.new(64, 32)
+    pixels, width, height = tnt.get_minimap()
+    assert (width, height) == (252, 252)
+    assert pixels.get_size() == 252 * 252
+    assert tnt.get_minimap_used_size() == (252, 97)
+    data = pixels.get_data()
+    assert set(data[:252 * 97]) == {0} and set(data[252 * 97:]) == {0x64}
+    # A tile of index 200 on the left half of the tile map.
+    bright = tnt.add_tile(bytes([200]) * 1024)
+    assert bright == 1
+    for row in range(tnt.get_tile_rows()):
+        for column in range(tnt.get_tile_columns() // 2):
+            tnt.set_tile_index(column, row, bright)
+    grey = bytes(v for i in range(256) for v in (i, i, i, 0))
+    palette = Terrain.Palette.new_from_bytes(GLib.Bytes.new(grey))
+    computed = tnt.compute_minimap(palette, 126, 64)
+    assert computed.get_size() == 126 * 64
+    used_w, used_h = tnt.get_minimap_crop(126, 64)
+    assert (used_w, used_h) == (126, 64 * 384 // 992)
+    rows = [computed.get_data()[y * 126:(y + 1) * 126] for y in range(64)]
+    assert rows[0][0] == 200 and rows[0][used_w - 1] == 0, rows[0]
+    assert all(set(row) == {0x64} for row in rows[used_h:])
+    # Stored back, it reads back as the same bytes.
+    tnt.set_minimap(126, 64, computed.get_data())
+    again, width, height = tnt.get_minimap()
+    assert (width, height) == (126, 64)
+    assert again.get_data() == computed.get_data()
+    tnt.update_minimap(palette)
+    assert tnt.get_minimap()[0].get_data() == tnt.compute_minimap(palette, 126, 64).get_data()
+
+
+@case("/Terrain/Introspection/occupancy")
+def _():
+    tnt = Terrain.TntMap.new(8, 6)
+    tree = tnt.add_feature_name("Tree1")
+    rock = tnt.add_feature_name("Rock2")
+    tnt.set_cell_feature(1, 1, tree)   # 2x2: (1,1) to (2,2)
+    tnt.set_cell_feature(2, 2, rock)   # 1x1 on the tree's fringe
+    tnt.set_cell_feature(7, 5, tree)   # runs off the south-east corner
+    tnt.set_cell_feature(5, 0, Terrain.TNT_FEATURE_VOID)
+    asked = []
+
+    def footprint(name, *data):
+        asked.append(name)
+        return (True, 2, 2) if name.lower() == "tree1" else (False, 0, 0)
+
+    occupancy, owners, issues = tnt.build_occupancy(footprint, None)
+    assert sorted(set(asked)) == ["Rock2", "Tree1"], asked
+    assert len(occupancy) == len(owners) == 8 * 6
+
+    def at(grid, x, y):
+        return grid[y * 8 + x]
+
+    none, fringe = Terrain.TNT_FEATURE_NONE, Terrain.TNT_FEATURE_FRINGE
+    assert at(occupancy, 1, 1) == tree
+    assert [at(occupancy, x, y) for x, y in ((2, 1), (1, 2), (2, 2))] == [fringe] * 3
+    assert at(occupancy, 7, 5) == tree
+    assert at(occupancy, 5, 0) == Terrain.TNT_FEATURE_VOID
+    assert at(occupancy, 0, 0) == none and at(occupancy, 3, 3) == none
+    assert [at(owners, x, y) for x, y in ((1, 1), (2, 1), (1, 2), (2, 2), (7, 5))] == [tree] * 5
+    assert at(owners, 5, 0) == none and at(owners, 0, 0) == none
+    assert sum(1 for word in occupancy if word != none) == 6
+    # The rock overlaps the tree (the tree keeps the cell); the corner tree
+    # is clipped.
+    found = sorted((issue.get_position()[1:], issue.get_message()) for issue in issues)
+    assert [position for position, message in found] == [(2, 2), (7, 5)], found
+    assert "overlaps 1 occupied cell" in found[0][1] and "clipped" in found[1][1], found
+    assert all(issue.get_severity() == Terrain.Severity.WARNING for issue in issues)
+    # Without a lookup every feature is 1x1.
+    occupancy, owners, issues = tnt.build_occupancy(None, None)
+    assert at(occupancy, 2, 1) == none and at(occupancy, 2, 2) == rock and not issues
+
+
+@case("/Terrain/Introspection/issue-new")
+def _():
+    # The editor's finding for a file it cannot read again.
+    issue = Terrain.Issue.new(Terrain.Severity.ERROR, None, -1, -1, "100% gone")
+    assert issue.get_severity() == Terrain.Severity.ERROR
+    assert issue.get_message() == "100% gone"
+    assert (issue.get_offset(), issue.get_record()) == (-1, -1)
+    assert issue.get_section() is None
+
+
 @case("/Terrain/Introspection/errors")
 def _():
     try:
@@ -154,6 +281,12 @@ def _():
                              capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert load(made).get_sea_level() == 9
+        # The library's error, as the script prints it.
+        run = subprocess.run([sys.executable, EXAMPLE, SAMPLE, "300", out],
+                             capture_output=True, text=True)
+        assert run.returncode == 2, run.stderr
+        assert "above the maximum 255" in run.stderr, run.stderr
+        assert load(out).get_sea_level() == 42
 
 
 SAMPLE, EXAMPLE = sys.argv[1], sys.argv[2]

@@ -63,7 +63,7 @@ test_lobby_hash (void)
   terrain_tnt_map_add_feature_name (map, "Tree1");
   g_assert_cmphex (lobby_hash (map), !=, heights);
   heights = lobby_hash (map);
-  terrain_tnt_map_set_sea_level (map, 20);
+  terrain_tnt_map_set_sea_level (map, 20, NULL);
   g_assert_cmphex (lobby_hash (map), !=, heights);
 }
 

@@ -155,7 +155,7 @@ make_fixtures (void)
     for (guint x = 0; x < 32; x++)
       heights[y * 32 + x] = (guint8) (x * 8);
   terrain_tnt_map_set_heights (map, 0, 0, 32, 32, heights, 32);
-  terrain_tnt_map_set_sea_level (map, 100);
+  terrain_tnt_map_set_sea_level (map, 100, NULL);
   /* The embedded minimap from the new tiles (it is 252 pixels wide). */
   terrain_tnt_map_update_minimap (map, terrain_test_grey_palette ());
   tnt_path = temp_path ("map.tnt");

@@ -139,7 +139,7 @@ fixture_map (GBytes **original)
   g_assert_true (terrain_tnt_map_set_cell_feature (built, 6, 5, TERRAIN_TNT_FEATURE_FRINGE, NULL));
   g_assert_true (terrain_tnt_map_set_cell_feature (built, 5, 6, TERRAIN_TNT_FEATURE_FRINGE, NULL));
   g_assert_true (terrain_tnt_map_set_cell_feature (built, 6, 6, TERRAIN_TNT_FEATURE_FRINGE, NULL));
-  terrain_tnt_map_set_sea_level (built, 30);
+  terrain_tnt_map_set_sea_level (built, 30, NULL);
   terrain_tnt_map_update_minimap (built, terrain_test_grey_palette ());
 
   bytes = save (built);

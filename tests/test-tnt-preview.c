@@ -63,7 +63,7 @@ make_map (void)
   for (guint y = 0; y < 16; y++)
     for (guint x = 0; x < 16; x++)
       terrain_tnt_map_set_cell_height (map, x, y, 128);
-  terrain_tnt_map_set_sea_level (map, 50);
+  terrain_tnt_map_set_sea_level (map, 50, NULL);
   terrain_tnt_map_set_cell_height (map, 0, 15, 10);   /* under water */
   terrain_tnt_map_set_cell_height (map, 1, 15, 0);    /* lowest ground */
   terrain_tnt_map_set_cell_height (map, 2, 15, 255);  /* highest ground */

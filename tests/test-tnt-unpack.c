@@ -52,7 +52,7 @@ make_map_bytes (gsize *attributes,
   g_assert_true (terrain_tnt_map_set_cell_feature (map, 3, 4, tree, &error));
   g_assert_true (terrain_tnt_map_set_cell_feature (map, 7, 7, TERRAIN_TNT_FEATURE_VOID, &error));
   g_assert_no_error (error);
-  terrain_tnt_map_set_sea_level (map, 40);
+  terrain_tnt_map_set_sea_level (map, 40, NULL);
 
   saved = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (map), &error);
   g_assert_no_error (error);

@@ -1163,44 +1163,58 @@ test_edit_sea_level (void)
       map = load_ok (fx.bytes);
       g_signal_connect (map, "notify::sea-level", G_CALLBACK (count_notify), &notified);
 
-      terrain_tnt_map_set_sea_level (map, 40);      /* unchanged */
+      g_assert_true (terrain_tnt_map_set_sea_level (map, 40, NULL));      /* unchanged */
       g_assert_cmpuint (notified, ==, 0);
       g_assert_false (terrain_document_get_modified (TERRAIN_DOCUMENT (map)));
 
-      terrain_tnt_map_set_sea_level (map, 200);
+      g_assert_true (terrain_tnt_map_set_sea_level (map, 200, NULL));
       g_assert_cmpuint (notified, ==, 1);
       g_assert_true (terrain_document_get_modified (TERRAIN_DOCUMENT (map)));
-      terrain_tnt_map_set_sea_level (map, 200);
+      g_assert_true (terrain_tnt_map_set_sea_level (map, 200, NULL));
       g_assert_cmpuint (notified, ==, 1);
-      /* The property and the setter follow one rule, 0 to 255, and refuse a
-       * higher level with one message (the setter sets the property):
-       * GObject's out-of-range warning, the level stays. */
+      /* One rule, terrain_tnt_map_check_sea_level(): 0 to 255, and one
+       * message for a higher level, whichever way it is set; the level
+       * stays. */
       g_object_set (map, "sea-level", 255u, NULL);
       g_assert_cmpuint (notified, ==, 2);
       g_object_set (map, "sea-level", 255u, NULL);
       g_assert_cmpuint (notified, ==, 2);
-      g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING,
-                             "*\"300\"*out of range for property 'sea-level'*");
-      terrain_tnt_map_set_sea_level (map, 300);
-      g_test_assert_expected_messages ();
-      g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING,
-                             "*\"300\"*out of range for property 'sea-level'*");
-      g_object_set (map, "sea-level", 300u, NULL);
-      g_test_assert_expected_messages ();
-      g_assert_cmpuint (terrain_tnt_map_get_sea_level (map), ==, 255);
-      g_assert_cmpuint (notified, ==, 2);
-      /* The edit says why. */
       {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GError) set_error = NULL;
+        g_autoptr(GError) edit_error = NULL;
         g_autoptr(TerrainCommandStack) stack = terrain_command_stack_new (TERRAIN_DOCUMENT (map));
         g_autoptr(TerrainCommand) edit = terrain_tnt_edit_new_sea_level (map, 300);
-        g_autoptr(GError) error = NULL;
+        g_autofree char *pattern = NULL;
 
-        g_assert_false (terrain_command_stack_execute (stack, edit, &error));
+        g_assert_true (terrain_tnt_map_check_sea_level (0, NULL));
+        g_assert_true (terrain_tnt_map_check_sea_level (TERRAIN_TNT_MAX_SEA_LEVEL, &error));
+        g_assert_no_error (error);
+        g_assert_false (terrain_tnt_map_check_sea_level (300, &error));
         g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE);
-        g_assert_nonnull (strstr (error->message, "sea level 300 is above 255"));
+        g_assert_nonnull (strstr (error->message, "sea level 300 is above the maximum 255"));
+        g_assert_false (terrain_tnt_map_check_sea_level (256, NULL));
+        g_assert_false (terrain_tnt_map_check_sea_level (G_MAXUINT32, NULL));
+
+        g_assert_false (terrain_tnt_map_set_sea_level (map, 300, &set_error));
+        g_assert_error (set_error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE);
+        g_assert_cmpstr (set_error->message, ==, error->message);
+
+        /* The property has no error to return: the same message, as a
+         * warning. */
+        pattern = g_strdup_printf ("*%s*", error->message);
+        g_test_expect_message ("Terrain", G_LOG_LEVEL_WARNING, pattern);
+        g_object_set (map, "sea-level", 300u, NULL);
+        g_test_assert_expected_messages ();
+
+        /* The edit fails with it too. */
+        g_assert_false (terrain_command_stack_execute (stack, edit, &edit_error));
+        g_assert_error (edit_error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE);
+        g_assert_cmpstr (edit_error->message, ==, error->message);
         g_assert_cmpuint (terrain_tnt_map_get_sea_level (map), ==, 255);
+        g_assert_cmpuint (notified, ==, 2);
       }
-      terrain_tnt_map_set_sea_level (map, 201);
+      g_assert_true (terrain_tnt_map_set_sea_level (map, 201, NULL));
       g_assert_cmpuint (notified, ==, 3);
 
       out = save_ok (map);
@@ -2662,7 +2676,7 @@ test_corpus (void)
         g_autoptr(TerrainTntMap) reread = NULL;
 
         terrain_tnt_map_add_tile (map, tile);
-        terrain_tnt_map_set_sea_level (map, 10);
+        terrain_tnt_map_set_sea_level (map, 10, NULL);
         edited = save_ok (map);
         reread = load_ok (edited);
         g_assert_cmpuint (terrain_tnt_map_get_n_tiles (reread), ==, maps[i].tiles + 1);

@@ -40,7 +40,8 @@ terrain_issue_finalize (TerrainIssue *issue)
  * @format: printf-style format of the message
  * @...: arguments for @format
  *
- * Creates a validation finding.
+ * Creates a validation finding. Bindings, which cannot pass a variable
+ * argument list, call [ctor@Terrain.Issue.new_literal] under this name.
  *
  * Returns: (transfer full): a new #TerrainIssue
  */
@@ -64,6 +65,31 @@ terrain_issue_new (TerrainSeverity  severity,
   va_end (args);
 
   return issue;
+}
+
+/**
+ * terrain_issue_new_literal: (rename-to terrain_issue_new)
+ * @severity: the severity
+ * @section: (nullable): name of the section the finding is in
+ * @offset: absolute byte offset in the file, or -1 when not applicable
+ * @record: index of the record in its section, or -1 when not applicable
+ * @message: the message, taken as it is (not a format)
+ *
+ * Creates a validation finding with a message that is already written, as
+ * [ctor@Terrain.Issue.new] with the format `"%s"`.
+ *
+ * Returns: (transfer full): a new #TerrainIssue
+ */
+TerrainIssue *
+terrain_issue_new_literal (TerrainSeverity  severity,
+                           const char      *section,
+                           gint64           offset,
+                           gint64           record,
+                           const char      *message)
+{
+  g_return_val_if_fail (message != NULL, NULL);
+
+  return terrain_issue_new (severity, section, offset, record, "%s", message);
 }
 
 /**

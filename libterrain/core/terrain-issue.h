@@ -52,6 +52,12 @@ TerrainIssue    *terrain_issue_new          (TerrainSeverity     severity,
                                              const char         *format,
                                              ...) G_GNUC_PRINTF (5, 6);
 TERRAIN_AVAILABLE_IN_ALL
+TerrainIssue    *terrain_issue_new_literal  (TerrainSeverity     severity,
+                                             const char         *section,
+                                             gint64              offset,
+                                             gint64              record,
+                                             const char         *message);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainIssue    *terrain_issue_ref          (TerrainIssue       *issue);
 TERRAIN_AVAILABLE_IN_ALL
 void             terrain_issue_unref        (TerrainIssue       *issue);

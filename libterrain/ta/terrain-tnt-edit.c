@@ -532,14 +532,8 @@ sea_level_operation (TerrainTntEdit  *self,
   guint32 old_level = terrain_tnt_map_get_sea_level (map);
   guint32 level = GPOINTER_TO_UINT (data);
 
-  if (level > TERRAIN_TNT_MAX_SEA_LEVEL)
-    {
-      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE,
-                   "TNT header: sea level %u is above %u, the highest height a cell can have",
-                   level, TERRAIN_TNT_MAX_SEA_LEVEL);
-      return FALSE;
-    }
-  terrain_tnt_map_set_sea_level (map, level);
+  if (!terrain_tnt_map_set_sea_level (map, level, error))
+    return FALSE;
   terrain_tnt_edit_set_report (self, "sea level %u -> %u", old_level, level);
   return TRUE;
 }
@@ -551,7 +545,8 @@ sea_level_operation (TerrainTntEdit  *self,
  *   %TERRAIN_TNT_MAX_SEA_LEVEL
  *
  * Sets the header's SeaLevel word (0x24): four bytes change. Applying it
- * fails with %TERRAIN_ERROR_OUT_OF_RANGE for a higher level.
+ * fails with the error of [func@Terrain.TntMap.check_sea_level]
+ * (%TERRAIN_ERROR_OUT_OF_RANGE) for a higher level.
  *
  * Returns: (transfer full): the edit
  */

@@ -517,6 +517,8 @@ terrain_tnt_edit_new_import_heightmap (TerrainTntMap  *map,
  * to @palette by
  * terrain_palette_nearest(); the rest of the bitmap is the fill index 0x64.
  * Tile map entries not below the tile count count as palette index 0.
+ * Bindings call [method@Terrain.TntMap.compute_minimap_bytes] under this
+ * name.
  *
  * Returns: (transfer full) (array): @width x @height palette indices,
  *   row-major
@@ -634,6 +636,36 @@ terrain_tnt_map_compute_minimap (TerrainTntMap  *self,
     }
 
   return out;
+}
+
+/**
+ * terrain_tnt_map_compute_minimap_bytes: (rename-to terrain_tnt_map_compute_minimap)
+ * @self: a #TerrainTntMap
+ * @palette: the palette the tiles and the minimap index
+ * @width: width of the minimap bitmap in pixels, at least 1
+ * @height: height of the minimap bitmap in pixels, at least 1
+ *
+ * [method@Terrain.TntMap.compute_minimap] for bindings, which cannot know
+ * the length of that function's array: the same generator and the same
+ * pixels, in a #GBytes.
+ *
+ * Returns: (transfer full): @width x @height palette indices (one byte
+ *   each), row-major
+ */
+GBytes *
+terrain_tnt_map_compute_minimap_bytes (TerrainTntMap  *self,
+                                       TerrainPalette *palette,
+                                       guint           width,
+                                       guint           height)
+{
+  guint8 *pixels;
+
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), NULL);
+  g_return_val_if_fail (palette != NULL, NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+
+  pixels = terrain_tnt_map_compute_minimap (self, palette, width, height);
+  return g_bytes_new_take (pixels, (gsize) width * height);
 }
 
 typedef struct

@@ -57,6 +57,11 @@ guint8         *terrain_tnt_map_compute_minimap         (TerrainTntMap          
                                                          guint                     width,
                                                          guint                     height);
 TERRAIN_AVAILABLE_IN_ALL
+GBytes         *terrain_tnt_map_compute_minimap_bytes   (TerrainTntMap            *self,
+                                                         TerrainPalette           *palette,
+                                                         guint                     width,
+                                                         guint                     height);
+TERRAIN_AVAILABLE_IN_ALL
 TerrainCommand *terrain_tnt_edit_new_regenerate_minimap (TerrainTntMap            *map,
                                                          TerrainPalette           *palette);
 

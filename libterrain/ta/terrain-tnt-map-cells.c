@@ -490,7 +490,8 @@ terrain_tnt_map_get_minimap_present (TerrainTntMap *self)
  * @height: (out) (optional): stored height in pixels
  *
  * Returns the embedded minimap as stored: @width x @height palette indices,
- * row-major. Only the top-left sub-rectangle given by
+ * row-major, without a copy. Bindings call
+ * [method@Terrain.TntMap.get_minimap_bytes] under this name. Only the top-left sub-rectangle given by
  * [method@Terrain.TntMap.get_minimap_used_size] holds terrain; the rest is
  * the 0x64 fill.
  *
@@ -514,6 +515,41 @@ terrain_tnt_map_get_minimap (TerrainTntMap *self,
     return NULL;
 
   return self->blocks[TERRAIN_TNT_SECTION_MINIMAP].data;
+}
+
+/**
+ * terrain_tnt_map_get_minimap_bytes: (rename-to terrain_tnt_map_get_minimap)
+ * @self: a #TerrainTntMap
+ * @width: (out) (optional): stored width in pixels
+ * @height: (out) (optional): stored height in pixels
+ *
+ * Copies the embedded minimap as stored: @width x @height palette indices
+ * (one byte each), row-major, as [method@Terrain.TntMap.get_minimap] returns
+ * them; the form for bindings, which cannot know that pointer's length.
+ * Only the top-left sub-rectangle given by
+ * [method@Terrain.TntMap.get_minimap_used_size] holds terrain; the rest is
+ * the 0x64 fill.
+ *
+ * Returns: (transfer full) (nullable): a copy of the @width x @height pixels,
+ *   or %NULL (and 0x0) when the map embeds no minimap or a zero-sized one
+ */
+GBytes *
+terrain_tnt_map_get_minimap_bytes (TerrainTntMap *self,
+                                   guint         *width,
+                                   guint         *height)
+{
+  const guint8 *pixels;
+  guint w = 0, h = 0;
+
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), NULL);
+
+  pixels = terrain_tnt_map_get_minimap (self, &w, &h);
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+
+  return pixels != NULL ? g_bytes_new (pixels, (gsize) w * h) : NULL;
 }
 
 /**

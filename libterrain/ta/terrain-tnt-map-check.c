@@ -279,6 +279,9 @@ build_occupancy (TerrainTntMap           *self,
  * occupant keeps it), a footprint running off the map edge (clipped), and
  * an index not below the feature count (skipped).
  *
+ * Bindings, which cannot know the arrays' length or append to a caller's
+ * array, call [method@Terrain.TntMap.build_occupancy_grid] under this name.
+ *
  * Returns: (transfer full) (array): `Width x Height` occupancy words,
  *   row-major; free with g_free()
  */
@@ -297,6 +300,51 @@ terrain_tnt_map_build_occupancy (TerrainTntMap           *self,
   sink_init (&sink, issues, G_MAXUINT);
   occupancy = build_occupancy (self, footprint_func, user_data, owners, &sink);
   sink_finish (&sink);
+  return occupancy;
+}
+
+/**
+ * terrain_tnt_map_build_occupancy_grid: (rename-to terrain_tnt_map_build_occupancy)
+ * @self: a #TerrainTntMap
+ * @footprint_func: (nullable) (scope call) (closure user_data): looks up a
+ *   feature's footprint; %NULL (or a lookup returning %FALSE) means 1x1
+ * @user_data: data for @footprint_func
+ * @n_cells: (out): return location for the number of cells, `Width x Height`
+ * @owners: (out) (optional) (transfer full) (array length=n_cells): return
+ *   location for the @n_cells owner words: for every anchor and fringe cell
+ *   the feature index that owns it, 0xFFFF elsewhere
+ * @issues: (out) (optional) (transfer container) (element-type TerrainIssue):
+ *   return location for the findings (warnings with the cell position set)
+ *
+ * The occupancy of [method@Terrain.TntMap.build_occupancy] (the same
+ * reconstruction, the same findings) in the form bindings can call: the
+ * arrays carry their length, and the findings come back in a new array.
+ * The word of cell (x, y) is at `y * Width + x`.
+ *
+ * Returns: (transfer full) (array length=n_cells): the @n_cells occupancy
+ *   words, row-major: a feature index at an anchor, 0xFFFE on the rest of
+ *   a footprint, 0xFFFC on an authored void, 0xFFFF where the cell is empty
+ */
+guint16 *
+terrain_tnt_map_build_occupancy_grid (TerrainTntMap            *self,
+                                      TerrainTntFootprintFunc   footprint_func,
+                                      gpointer                  user_data,
+                                      gsize                    *n_cells,
+                                      guint16                 **owners,
+                                      GPtrArray               **issues)
+{
+  g_autoptr(GPtrArray) found = NULL;
+  guint16 *occupancy;
+
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), NULL);
+  g_return_val_if_fail (n_cells != NULL, NULL);
+
+  if (issues != NULL)
+    found = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
+  occupancy = terrain_tnt_map_build_occupancy (self, footprint_func, user_data, owners, found);
+  *n_cells = (gsize) self->width * self->height;
+  if (issues != NULL)
+    *issues = g_steal_pointer (&found);
   return occupancy;
 }
 

@@ -328,18 +328,6 @@ terrain_tnt_map_get_property (GObject    *object,
 }
 
 static void
-store_sea_level (TerrainTntMap *self,
-                 guint32        sea_level)
-{
-  if (self->header[W_SEA_LEVEL] == sea_level)
-    return;
-
-  self->header[W_SEA_LEVEL] = sea_level;
-  tnt_mark_modified (self);
-  g_object_notify_by_pspec (G_OBJECT (self), tnt_map_properties[PROP_SEA_LEVEL]);
-}
-
-static void
 terrain_tnt_map_set_property (GObject      *object,
                               guint         prop_id,
                               const GValue *value,
@@ -350,8 +338,15 @@ terrain_tnt_map_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_SEA_LEVEL:
-      /* GObject has checked the value against the property's range. */
-      store_sea_level (self, g_value_get_uint (value));
+      {
+        g_autoptr(GError) error = NULL;
+
+        /* A property cannot return an error: the rule's message is a
+         * warning, as GObject's own for a value outside a range, and the
+         * level stays. */
+        if (!terrain_tnt_map_set_sea_level (self, g_value_get_uint (value), &error))
+          g_warning ("%s", error->message);
+      }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -412,14 +407,17 @@ terrain_tnt_map_class_init (TerrainTntMapClass *klass)
    * TerrainTntMap:sea-level:
    *
    * The water level in height units (header word 0x24): cells lower than
-   * this are under water. Heights are bytes, so the property takes 0 to
-   * %TERRAIN_TNT_MAX_SEA_LEVEL (a higher level would drown every cell), the
-   * same rule as [method@Terrain.TntMap.set_sea_level]; a file's own word
-   * is read as it is.
+   * this are under water. Setting it follows
+   * [func@Terrain.TntMap.check_sea_level], like
+   * [method@Terrain.TntMap.set_sea_level]: a level above
+   * %TERRAIN_TNT_MAX_SEA_LEVEL is refused with that function's message (as
+   * a warning, since a property cannot return an error) and the level
+   * stays. The range is the header word's, so that the value reaches the
+   * rule; a file's own word is read as it is.
    */
   tnt_map_properties[PROP_SEA_LEVEL] =
     g_param_spec_uint ("sea-level", NULL, NULL,
-                       0, TERRAIN_TNT_MAX_SEA_LEVEL, 0,
+                       0, G_MAXUINT32, 0,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -625,26 +623,75 @@ terrain_tnt_map_get_sea_level (TerrainTntMap *self)
 }
 
 /**
+ * terrain_tnt_map_check_sea_level:
+ * @sea_level: a sea level in height units
+ * @error: return location for a #GError
+ *
+ * The one sea-level rule, followed by [method@Terrain.TntMap.set_sea_level],
+ * the [property@Terrain.TntMap:sea-level] property, the sea-level edit
+ * ([ctor@Terrain.TntEdit.new_sea_level]), `terrain set-sea-level` and the
+ * editor's Sea Level tool: a level from 0 to %TERRAIN_TNT_MAX_SEA_LEVEL.
+ *
+ * The header word SeaLevel (0x24) is a u32, and cells with a height below
+ * it are under water (tnt-sct.md, "Header"); heights are bytes, 0 to 255
+ * (tnt-sct.md, "Attribute map"). So 255 is the highest level that leaves
+ * any cell dry, and every level above it means the same thing, a map under
+ * water. Retail maps use 0 to about 75 (tnt-sct.md, "Retail corpus
+ * notes"). The rule covers what libterrain writes; a file's own word is read
+ * as it is, and [method@Terrain.Document.validate] warns about a level
+ * above the highest height.
+ *
+ * Returns: %TRUE if @sea_level is allowed; %FALSE with
+ *   %TERRAIN_ERROR_OUT_OF_RANGE (a message naming the level and the
+ *   maximum) otherwise
+ */
+gboolean
+terrain_tnt_map_check_sea_level (guint32   sea_level,
+                                 GError  **error)
+{
+  if (sea_level > TERRAIN_TNT_MAX_SEA_LEVEL)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE,
+                   "TNT header: sea level %u is above the maximum %u: heights are bytes, "
+                   "so a higher level would put every cell under water",
+                   sea_level, TERRAIN_TNT_MAX_SEA_LEVEL);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
  * terrain_tnt_map_set_sea_level:
  * @self: a #TerrainTntMap
- * @sea_level: the new sea level in height units; cells lower than this are
- *   under water
+ * @sea_level: the new sea level in height units, 0 to
+ *   %TERRAIN_TNT_MAX_SEA_LEVEL; cells lower than this are under water
+ * @error: return location for a #GError
  *
  * Sets the header's SeaLevel word (0x24, in both versions) and notifies
- * [property@Terrain.TntMap:sea-level]: it sets the property, so the rule
- * is the property's range, 0 to %TERRAIN_TNT_MAX_SEA_LEVEL, in one place,
- * and a higher level is refused with one message whichever way it is set
- * (GObject's warning for a value outside the property's range; the level
- * stays). A file's own word is read as it is, and validation warns about a
- * level above the highest height.
+ * [property@Terrain.TntMap:sea-level] if it changed. The level must pass
+ * [func@Terrain.TntMap.check_sea_level]; a higher one fails with its
+ * error and the level stays.
+ *
+ * Returns: %TRUE if the level is set; %FALSE with
+ *   %TERRAIN_ERROR_OUT_OF_RANGE for a level above %TERRAIN_TNT_MAX_SEA_LEVEL
  */
-void
-terrain_tnt_map_set_sea_level (TerrainTntMap *self,
-                               guint32        sea_level)
+gboolean
+terrain_tnt_map_set_sea_level (TerrainTntMap  *self,
+                               guint32         sea_level,
+                               GError        **error)
 {
-  g_return_if_fail (TERRAIN_IS_TNT_MAP (self));
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  g_object_set (self, "sea-level", (guint) sea_level, NULL);
+  if (!terrain_tnt_map_check_sea_level (sea_level, error))
+    return FALSE;
+  if (self->header[W_SEA_LEVEL] != sea_level)
+    {
+      self->header[W_SEA_LEVEL] = sea_level;
+      tnt_mark_modified (self);
+      g_object_notify_by_pspec (G_OBJECT (self), tnt_map_properties[PROP_SEA_LEVEL]);
+    }
+  return TRUE;
 }
 
 /**

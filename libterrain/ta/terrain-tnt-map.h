@@ -33,10 +33,10 @@ G_BEGIN_DECLS
 /**
  * TERRAIN_TNT_MAX_SEA_LEVEL:
  *
- * The highest sea level a map can use: heights are bytes, so a higher level
- * would drown every cell. [method@Terrain.TntMap.set_sea_level], the
- * [property@Terrain.TntMap:sea-level] property and the sea-level edit all
- * refuse a higher one; a file's own word is read as it is.
+ * The highest sea level libterrain writes: heights are bytes, so a higher
+ * level would put every cell under water. The rule is
+ * [func@Terrain.TntMap.check_sea_level]; a file's own word is read as it
+ * is.
  */
 #define TERRAIN_TNT_MAX_SEA_LEVEL 255
 
@@ -182,8 +182,12 @@ guint32        terrain_tnt_map_get_header_word    (TerrainTntMap         *self,
 TERRAIN_AVAILABLE_IN_ALL
 guint32        terrain_tnt_map_get_sea_level      (TerrainTntMap         *self);
 TERRAIN_AVAILABLE_IN_ALL
-void           terrain_tnt_map_set_sea_level      (TerrainTntMap         *self,
-                                                   guint32                sea_level);
+gboolean       terrain_tnt_map_set_sea_level      (TerrainTntMap         *self,
+                                                   guint32                sea_level,
+                                                   GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
+gboolean       terrain_tnt_map_check_sea_level    (guint32                sea_level,
+                                                   GError               **error);
 TERRAIN_AVAILABLE_IN_ALL
 gboolean       terrain_tnt_map_get_section_span   (TerrainTntMap         *self,
                                                    TerrainTntSection      section,
@@ -261,6 +265,10 @@ TERRAIN_AVAILABLE_IN_ALL
 gboolean       terrain_tnt_map_get_minimap_present (TerrainTntMap        *self);
 TERRAIN_AVAILABLE_IN_ALL
 const guint8  *terrain_tnt_map_get_minimap        (TerrainTntMap         *self,
+                                                   guint                 *width,
+                                                   guint                 *height);
+TERRAIN_AVAILABLE_IN_ALL
+GBytes        *terrain_tnt_map_get_minimap_bytes  (TerrainTntMap         *self,
                                                    guint                 *width,
                                                    guint                 *height);
 TERRAIN_AVAILABLE_IN_ALL
@@ -349,5 +357,12 @@ guint16       *terrain_tnt_map_build_occupancy    (TerrainTntMap         *self,
                                                    gpointer               user_data,
                                                    guint16              **owners,
                                                    GPtrArray             *issues);
+TERRAIN_AVAILABLE_IN_ALL
+guint16       *terrain_tnt_map_build_occupancy_grid (TerrainTntMap       *self,
+                                                   TerrainTntFootprintFunc footprint_func,
+                                                   gpointer               user_data,
+                                                   gsize                 *n_cells,
+                                                   guint16              **owners,
+                                                   GPtrArray            **issues);
 
 G_END_DECLS

@@ -92,7 +92,7 @@ generate_map (guint    side,
 
         terrain_tnt_map_set_cell_height (map, x, y, (guint8) CLAMP (h, 0, 255));
       }
-  terrain_tnt_map_set_sea_level (map, 70);
+  terrain_tnt_map_set_sea_level (map, 70, NULL);
   return TERRAIN_DOCUMENT (g_steal_pointer (&map));
 }
 

@@ -26,60 +26,9 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
-#include <jpeglib.h>
 
 #include "libterrain.h"
-
-static gboolean
-write_picture (const char *path,
-               guint       side)
-{
-  struct jpeg_compress_struct c;
-  struct jpeg_error_mgr e;
-  FILE *f = fopen (path, "wb");
-  guint8 *row;
-  guint32 s = 12345;
-
-  if (f == NULL)
-    return FALSE;
-  row = g_malloc ((gsize) side * 3);
-  c.err = jpeg_std_error (&e);
-  jpeg_create_compress (&c);
-  jpeg_stdio_dest (&c, f);
-  c.image_width = side;
-  c.image_height = side;
-  c.input_components = 3;
-  c.in_color_space = JCS_RGB;
-  jpeg_set_defaults (&c);
-  jpeg_set_quality (&c, 90, TRUE);
-  jpeg_start_compress (&c, TRUE);
-  for (guint y = 0; y < side; y++)
-    {
-      JSAMPROW p = row;
-
-      for (guint x = 0; x < side; x++)
-        {
-          gdouble u = x * 4096.0 / side, v = y * 4096.0 / side;
-          gdouble t = 0.5 + 0.2 * sin (u / 97.0) * cos (v / 131.0) + 0.15 * sin ((u + v) / 23.0) +
-                      0.1 * sin (u / 7.3 - v / 5.1);
-          gint n, r, g, b;
-
-          s = s * 1103515245u + 12345u;
-          n = (gint) ((s >> 16) & 31) - 16;
-          r = (gint) (t * 200) + n;
-          g = (gint) (t * 170 + 30 * sin (v / 300.0)) + n;
-          b = (gint) (t * 120 + 40) + n;
-          row[3 * x] = (guint8) CLAMP (r, 0, 255);
-          row[3 * x + 1] = (guint8) CLAMP (g, 0, 255);
-          row[3 * x + 2] = (guint8) CLAMP (b, 0, 255);
-        }
-      jpeg_write_scanlines (&c, &p, 1);
-    }
-  jpeg_finish_compress (&c);
-  jpeg_destroy_compress (&c);
-  g_free (row);
-  return fclose (f) == 0;
-}
+#include "bench-picture.h"
 
 static int
 build_once (const char *picture,
@@ -138,7 +87,7 @@ main (int    argc,
       return 64;
     }
   if (picture_out != NULL)
-    return write_picture (picture_out, (guint) side) ? 0 : 2;
+    return bench_write_picture (picture_out, (guint) side) ? 0 : 2;
 
   dir = g_dir_make_tmp ("bench-texture-tree-XXXXXX", &error);
   if (dir == NULL)
@@ -148,7 +97,7 @@ main (int    argc,
     }
   picture = g_build_filename (dir, "picture.jpg", NULL);
   out = g_build_filename (dir, "out.atlas", NULL);
-  if (!write_picture (picture, (guint) side))
+  if (!bench_write_picture (picture, (guint) side))
     return 2;
 
   walls = g_new (gdouble, runs);
