@@ -307,7 +307,10 @@ terrain_heightfield_assemble_tiles (const char * const               *names,
       return NULL;
     }
 
-  max_side = MIN ((guint64) limits->max_cells_per_side + 1, TERRAIN_HEIGHTFIELD_MAX_SIDE);
+  /* A heightfield's own bound, as for one file (terrain_heightfield_new()),
+   * then the allocation limit: not max_cells_per_side, the map grids'
+   * (8192 cells by default), which would refuse a 16385² grid of tiles. */
+  max_side = TERRAIN_HEIGHTFIELD_MAX_SIDE;
   width = (guint) MIN ((guint64) columns * (tw - overlap) + overlap, G_MAXUINT);
   height = (guint) MIN ((guint64) n_rows * (th - overlap) + overlap, G_MAXUINT);
   if (width > max_side || height > max_side)
