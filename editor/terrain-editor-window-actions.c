@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "terrain-editor-window-private.h"
+#include "terrain-editor-ota-panel.h"
 #include "terrain-editor-resize-dialog.h"
 
 #include <glib/gi18n.h>
@@ -300,6 +301,34 @@ window_resize_map (TerrainEditorWindow  *self,
                                                                                   window_get_palette (self));
 
       terrain_command_stack_execute (self->stack, minimap, NULL);
+    }
+  /* The map's start positions move with its content, clamped to the new
+   * edges, in the same step: Mappy keeps them on the ground they stood on. */
+  if (ok && self->ota != NULL)
+    {
+      double max_x = terrain_tnt_map_get_width (map) * (double) TERRAIN_TNT_CELL_PIXELS;
+      double max_z = terrain_tnt_map_get_height (map) * (double) TERRAIN_TNT_CELL_PIXELS;
+
+      for (guint schema = 0; schema < terrain_ota_file_get_n_schemas (self->ota); schema++)
+        {
+          guint n = 0;
+          g_autofree TerrainOtaStartPosition *positions =
+            terrain_ota_file_get_start_positions (self->ota, schema, &n);
+
+          for (guint i = 0; i < n; i++)
+            {
+              gint nx = (gint) CLAMP (positions[i].x + (double) left * TERRAIN_TNT_CELL_PIXELS, 0, max_x);
+              gint nz = (gint) CLAMP (positions[i].z + (double) top * TERRAIN_TNT_CELL_PIXELS, 0, max_z);
+              g_autoptr(TerrainCommand) move = NULL;
+
+              if (nx == positions[i].x && nz == positions[i].z)
+                continue;
+              move = terrain_ota_edit_new_set_start_position (self->ota, schema, positions[i].player,
+                                                             nx, nz);
+              terrain_command_stack_execute (self->stack, move, NULL);
+            }
+        }
+      terrain_editor_ota_panel_refresh (TERRAIN_EDITOR_OTA_PANEL (self->ota_panel));
     }
   terrain_command_stack_end_user_action (self->stack);
   if (ok)

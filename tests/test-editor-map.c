@@ -338,6 +338,20 @@ write_map (Fixture *f)
   terrain_tnt_map_set_sea_level (map, 20, NULL);
   g_assert_true (terrain_document_save (TERRAIN_DOCUMENT (map), file, NULL, &error));
   g_assert_no_error (error);
+  {
+    /* Its description, two start positions (map pixels). */
+    static const char ota[] =
+      "[GlobalHeader]\r\n{\r\n\tmissionname=Ramp;\r\n\tnumplayers=2;\r\n\tsize=16 x 12;\r\n"
+      "\tSCHEMACOUNT=1;\r\n\t[Schema 0]\r\n\t{\r\n\t\tType=Network 1;\r\n\t\t[specials]\r\n"
+      "\t\t{\r\n\t\t\t[special0]\r\n\t\t\t{\r\n\t\t\t\tspecialwhat=StartPos1;\r\n"
+      "\t\t\t\tXPos=100;\r\n\t\t\t\tZPos=50;\r\n\t\t\t}\r\n\t\t\t[special1]\r\n\t\t\t{\r\n"
+      "\t\t\t\tspecialwhat=StartPos2;\r\n\t\t\t\tXPos=500;\r\n\t\t\t\tZPos=180;\r\n"
+      "\t\t\t}\r\n\t\t}\r\n\t}\r\n}\r\n";
+    g_autofree char *ota_path = g_build_filename (f->dir, "ramp.ota", NULL);
+
+    g_assert_true (g_file_set_contents (ota_path, ota, -1, &error));
+    g_assert_no_error (error);
+  }
   return file;
 }
 
@@ -390,6 +404,21 @@ assert_3d_middle (TerrainEditorWindow *window,
   terrain_editor_gl_view_get_camera (gl_view, &tx, &ty, NULL, NULL, NULL);
   g_assert_cmpfloat_with_epsilon (tx, x, 1e-6);
   g_assert_cmpfloat_with_epsilon (ty, y, 1e-6);
+}
+
+static void
+assert_start (TerrainEditorWindow *window,
+              guint                player,
+              gint                 x,
+              gint                 z)
+{
+  TerrainOtaFile *ota = terrain_editor_map_view_get_ota (map_view (window));
+  gint at_x = -1, at_z = -1;
+
+  g_assert_nonnull (ota);
+  g_assert_true (terrain_ota_file_get_start_position (ota, 0, player, &at_x, &at_z));
+  g_assert_cmpint (at_x, ==, x);
+  g_assert_cmpint (at_z, ==, z);
 }
 
 static void
@@ -480,8 +509,12 @@ test_resize_undo (Fixture       *f,
   press (GTK_WIDGET (dialog), type, "resize_button");
   assert_finalized (&dialog_ref);
 
-  /* The map and what the window shows follow. */
+  /* The map and what the window shows follow; the start positions move
+   * with the ground (+6 cells east, +2 south: +96, +32 px), clamped to the
+   * new east edge (576 px). */
   assert_resized (map);
+  assert_start (window, 1, 196, 82);
+  assert_start (window, 2, 576, 212);
   g_assert_cmpstr (title (window), ==, "• ramp.tnt");
   g_assert_true (terrain_command_stack_get_can_undo (terrain_editor_window_get_command_stack (window)));
   assert_view_middle (window, 18, 15);
@@ -494,6 +527,8 @@ test_resize_undo (Fixture       *f,
   undone = document_bytes (window);
   g_assert_cmpmem (g_bytes_get_data (undone, NULL), g_bytes_get_size (undone), contents, length);
   g_assert_cmpstr (title (window), ==, "ramp.tnt");
+  assert_start (window, 1, 100, 50);
+  assert_start (window, 2, 500, 180);
   assert_view_middle (window, 16, 12);
   assert_3d_middle (window, 16, 12);
 
@@ -502,6 +537,8 @@ test_resize_undo (Fixture       *f,
   assert_resized (map);
   redone = document_bytes (window);
   g_assert_true (g_bytes_equal (redone, resized));
+  assert_start (window, 1, 196, 82);
+  assert_start (window, 2, 576, 212);
   assert_view_middle (window, 18, 15);
   assert_3d_middle (window, 18, 15);
 
