@@ -119,6 +119,10 @@ gboolean         terrain_cli_parse           (GOptionContext *context,
                                               int           *argc,
                                               char        ***argv);
 TerrainDocument *terrain_cli_open            (const char    *path);
+/* Saves @document to @path atomically; on failure prints the error naming
+ * @path and returns FALSE. */
+gboolean         terrain_cli_save            (TerrainDocument *document,
+                                              const char      *path);
 TerrainDocument *terrain_cli_open_with_error (const char    *path,
                                               GError       **error);
 /* terrain_cli_open(), then "a … file, not @noun" (N_()) unless the document

@@ -425,7 +425,6 @@ atlas_compact (int    argc,
                                 NULL);
   g_autoptr(TerrainAtlasFile) file = NULL;
   g_autoptr(TerrainAtlasFile) compact = NULL;
-  g_autoptr(GFile) out = NULL;
   g_autoptr(GError) error = NULL;
 
   if (!terrain_cli_parse (context, &argc, &argv))
@@ -446,12 +445,8 @@ atlas_compact (int    argc,
       return TERRAIN_EXIT_ERROR;
     }
 
-  out = g_file_new_for_commandline_arg (argv[2]);
-  if (!terrain_document_save (TERRAIN_DOCUMENT (compact), out, NULL, &error))
-    {
-      terrain_cli_error (argv[2], error);
-      return TERRAIN_EXIT_ERROR;
-    }
+  if (!terrain_cli_save (TERRAIN_DOCUMENT (compact), argv[2]))
+    return TERRAIN_EXIT_ERROR;
   {
     g_autofree char *new_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
                                                  terrain_atlas_file_get_size (compact));
@@ -499,7 +494,6 @@ atlas_convert_textures (int    argc,
                                   "kept."),
                                 entries);
   g_autoptr(TerrainAtlasFile) file = NULL;
-  g_autoptr(GFile) out = NULL;
   g_autoptr(GError) error = NULL;
   TerrainAtlasTextureFormat format;
   TerrainDocument *result;
@@ -571,12 +565,8 @@ atlas_convert_textures (int    argc,
       result = TERRAIN_DOCUMENT (compacted);
     }
 
-  out = g_file_new_for_commandline_arg (output != NULL ? output : argv[1]);
-  if (!terrain_document_save (result, out, NULL, &error))
-    {
-      terrain_cli_error (output != NULL ? output : argv[1], error);
-      return TERRAIN_EXIT_ERROR;
-    }
+  if (!terrain_cli_save (result, output != NULL ? output : argv[1]))
+    return TERRAIN_EXIT_ERROR;
   {
     g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT,
                                              terrain_atlas_file_get_size (TERRAIN_ATLAS_FILE (result)));
@@ -614,7 +604,6 @@ atlas_merge_textures (int    argc,
   TerrainDocument *quadrant[4] = { NULL };
   g_autoptr(TerrainDocument) merged = NULL;
   guint n_tqt = 0, n_atlas = 0, depth;
-  g_autoptr(GFile) out = NULL;
   g_autoptr(GError) error = NULL;
   int status = TERRAIN_EXIT_ERROR;
 
@@ -663,12 +652,8 @@ atlas_merge_textures (int    argc,
       terrain_cli_error (argv[1], error);
       goto out;
     }
-  out = g_file_new_for_commandline_arg (output);
-  if (!terrain_document_save (TERRAIN_DOCUMENT (merged), out, NULL, &error))
-    {
-      terrain_cli_error (output, error);
-      goto out;
-    }
+  if (!terrain_cli_save (TERRAIN_DOCUMENT (merged), output))
+    goto out;
   depth = TERRAIN_IS_TQT_FILE (merged)
     ? terrain_tqt_file_get_tree_depth (TERRAIN_TQT_FILE (merged))
     : terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (TERRAIN_ATLAS_FILE (merged), 0));
@@ -731,19 +716,14 @@ atlas_split (int    argc,
         terrain_atlas_file_new_quadrant (TERRAIN_ATLAS_FILE (document), (TerrainAtlasQuadrant) q,
                                          &error);
       g_autofree char *path = g_strdup_printf ("%s-%s.atlas", prefix, quadrant_suffix[q]);
-      g_autoptr(GFile) out = NULL;
 
       if (quarter == NULL)
         {
           terrain_cli_error (argv[1], error);
           return TERRAIN_EXIT_ERROR;
         }
-      out = g_file_new_for_commandline_arg (path);
-      if (!terrain_document_save (TERRAIN_DOCUMENT (quarter), out, NULL, &error))
-        {
-          terrain_cli_error (path, error);
-          return TERRAIN_EXIT_ERROR;
-        }
+      if (!terrain_cli_save (TERRAIN_DOCUMENT (quarter), path))
+        return TERRAIN_EXIT_ERROR;
       /* Translators: a file name, the depth of its first tree. */
       g_print (_("%s: a quadrant, tree depth %u\n"), path,
                terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (quarter, 0)));
@@ -778,7 +758,6 @@ atlas_merge (int    argc,
                                 entries);
   TerrainDocument *quadrant[4] = { NULL };
   g_autoptr(TerrainAtlasFile) merged = NULL;
-  g_autoptr(GFile) out = NULL;
   g_autoptr(GError) error = NULL;
   int status = TERRAIN_EXIT_ERROR;
 
@@ -818,12 +797,8 @@ atlas_merge (int    argc,
       terrain_cli_error (argv[1], error);
       goto out;
     }
-  out = g_file_new_for_commandline_arg (output);
-  if (!terrain_document_save (TERRAIN_DOCUMENT (merged), out, NULL, &error))
-    {
-      terrain_cli_error (output, error);
-      goto out;
-    }
+  if (!terrain_cli_save (TERRAIN_DOCUMENT (merged), output))
+    goto out;
   /* Translators: a file name, the new geometry tree depth, the TOC count. */
   g_print (_("%s: geometry tree of depth %u, %u TOCs\n"), output,
            terrain_atlas_toc_get_tree_depth (terrain_atlas_file_get_toc (merged, 0)),
