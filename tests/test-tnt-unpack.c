@@ -273,6 +273,19 @@ test_errors (void)
     g_assert_nonnull (strstr (error->message, "byte offset 60 belongs to two"));
     g_clear_error (&error);
   }
+  /* A sea level above 255: the one sea-level rule's error. */
+  {
+    g_autoptr(GString) broken = g_string_new (manifest);
+
+    g_assert_cmpuint (g_string_replace (broken, "\"sea_level\" : 40", "\"sea_level\" : 300", 1),
+                      ==, 1);
+    write_member (folder, "metadata.json", broken->str, -1);
+    g_assert_null (terrain_tnt_pack_folder (folder_file, NULL, NULL, &error));
+    g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_OUT_OF_RANGE);
+    g_assert_nonnull (strstr (error->message, "metadata.json"));
+    g_assert_nonnull (strstr (error->message, "sea level 300 is above the maximum 255"));
+    g_clear_error (&error);
+  }
   write_member (folder, "metadata.json", "{\"format\": \"other\"}", -1);
   g_assert_null (terrain_tnt_pack_folder (folder_file, NULL, NULL, &error));
   g_assert_error (error, TERRAIN_ERROR, TERRAIN_ERROR_BAD_MAGIC);

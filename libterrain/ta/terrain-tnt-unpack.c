@@ -921,8 +921,14 @@ pack (Packer  *packer,
       !get_int (root, "height", p.limits->max_image_side, &height, error) ||
       !get_int (root, "tiles", 0xFFFF, &n_tiles, error) ||
       !get_int (root, "features", TERRAIN_TNT_FEATURE_RESERVED, &n_features, error) ||
-      !get_int (root, "sea_level", TERRAIN_TNT_MAX_SEA_LEVEL, &sea_level, error))
+      !get_int (root, "sea_level", G_MAXUINT32, &sea_level, error))
     return NULL;
+  /* The one sea-level rule, as every setter applies it. */
+  if (!terrain_tnt_map_check_sea_level ((guint32) sea_level, error))
+    {
+      g_prefix_error (error, "TNT pack: " TERRAIN_TNT_UNPACK_MANIFEST ": ");
+      return NULL;
+    }
   columns = (guint) width / 2;
   rows = (guint) height / 2;
   header = get_base64 (root, "header", HEADER_SIZE, &header_size, error);
