@@ -350,34 +350,53 @@ resize_map_action (GtkWidget  *widget,
     gtk_window_present (GTK_WINDOW (terrain_editor_resize_dialog_new (self)));
 }
 
-/* The placed feature whose footprint covers a cell. */
+/* The placed feature whose footprint covers a cell: of the anchors that
+ * could reach it (up to the largest footprint of the map's feature table
+ * up and to the left), the last in row order, as the map lists them. Runs
+ * on every pointer move, so it looks at that window, not every cell. */
 gboolean
 window_find_feature_at (TerrainEditorWindow *self,
-                 int                  x,
-                 int                  y,
-                 int                 *anchor_x,
-                 int                 *anchor_y)
+                        int                  x,
+                        int                  y,
+                        int                 *anchor_x,
+                        int                 *anchor_y)
 {
   TerrainTntMap *map = window_get_tnt (self);
-  g_autoptr(GArray) placements = NULL;
+  guint n_features, max_w = 1, max_h = 1;
+  g_autofree guint *widths = NULL;
+  g_autofree guint *heights = NULL;
 
-  if (map == NULL)
+  if (map == NULL || x < 0 || y < 0 || (guint) x >= terrain_tnt_map_get_width (map) ||
+      (guint) y >= terrain_tnt_map_get_height (map))
     return FALSE;
-  placements = terrain_tnt_map_list_placements (map);
-  for (guint i = placements->len; i-- > 0;)
+  n_features = terrain_tnt_map_get_n_features (map);
+  widths = g_new (guint, MAX (n_features, 1));
+  heights = g_new (guint, MAX (n_features, 1));
+  for (guint f = 0; f < n_features; f++)
     {
-      const TerrainTntPlacement *p = &g_array_index (placements, TerrainTntPlacement, i);
-      guint fw = 1, fh = 1;
-
-      terrain_editor_map_view_get_footprint (self->map_view, terrain_tnt_map_get_feature_name (map, p->feature),
-                                             &fw, &fh);
-      if (x >= (int) p->x && x < (int) (p->x + fw) && y >= (int) p->y && y < (int) (p->y + fh))
-        {
-          *anchor_x = p->x;
-          *anchor_y = p->y;
-          return TRUE;
-        }
+      widths[f] = heights[f] = 1;
+      terrain_editor_map_view_get_footprint (self->map_view, terrain_tnt_map_get_feature_name (map, f),
+                                             &widths[f], &heights[f]);
+      max_w = MAX (max_w, widths[f]);
+      max_h = MAX (max_h, heights[f]);
     }
+  for (gint ay = y; ay >= 0 && ay > y - (gint) max_h; ay--)
+    for (gint ax = x; ax >= 0 && ax > x - (gint) max_w; ax--)
+      {
+        guint16 feature = terrain_tnt_map_get_cell_feature (map, (guint) ax, (guint) ay);
+        /* A word past the feature table (a retail oddity) is one cell. */
+        gint w = feature < n_features ? (gint) widths[feature] : 1;
+        gint h = feature < n_features ? (gint) heights[feature] : 1;
+
+        if (feature >= TERRAIN_TNT_FEATURE_RESERVED)
+          continue;
+        if (x < ax + w && y < ay + h)
+          {
+            *anchor_x = ax;
+            *anchor_y = ay;
+            return TRUE;
+          }
+      }
   return FALSE;
 }
 
