@@ -29,7 +29,6 @@ terrain_command_convert (int    argc,
   g_autoptr(TerrainDocument) document = NULL;
   g_autoptr(TerrainAtlasFile) converted = NULL;
   g_autoptr(GPtrArray) warnings = NULL;
-  g_autoptr(GFile) out = NULL;
   g_autoptr(GError) error = NULL;
 
   if (!terrain_cli_parse (context, &argc, &argv))
@@ -69,11 +68,7 @@ terrain_command_convert (int    argc,
       g_printerr ("terrain: %s: %s\n", argv[1], text);
     }
 
-  out = g_file_new_for_commandline_arg (argv[2]);
-  if (!terrain_document_save (TERRAIN_DOCUMENT (converted), out, NULL, &error))
-    {
-      terrain_cli_error (argv[2], error);
-      return TERRAIN_EXIT_ERROR;
-    }
+  if (!terrain_cli_save (TERRAIN_DOCUMENT (converted), argv[2]))
+    return TERRAIN_EXIT_ERROR;
   return TERRAIN_EXIT_OK;
 }

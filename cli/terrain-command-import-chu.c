@@ -36,7 +36,6 @@ terrain_command_import_chu (int    argc,
   g_autoptr(TerrainDocument) first = NULL;
   g_autoptr(TerrainDocument) second = NULL;
   g_autoptr(TerrainAtlasFile) atlas = NULL;
-  g_autoptr(GFile) output = NULL;
   g_autoptr(GError) error = NULL;
   TerrainChuFile *chu = NULL;
   TerrainTqtFile *tqt = NULL;
@@ -115,12 +114,8 @@ terrain_command_import_chu (int    argc,
       return TERRAIN_EXIT_ERROR;
     }
 
-  output = g_file_new_for_commandline_arg (output_path);
-  if (!terrain_document_save (TERRAIN_DOCUMENT (atlas), output, NULL, &error))
-    {
-      terrain_cli_error (output_path, error);
-      return TERRAIN_EXIT_ERROR;
-    }
+  if (!terrain_cli_save (TERRAIN_DOCUMENT (atlas), output_path))
+    return TERRAIN_EXIT_ERROR;
 
   return TERRAIN_EXIT_OK;
 }

@@ -480,7 +480,6 @@ insomniac_import_heights (int    argc,
                                 entries);
   g_autoptr(TerrainDocument) document = NULL;
   g_autoptr(TerrainImage) image = NULL;
-  g_autoptr(GFile) out = NULL;
   g_autoptr(GError) error = NULL;
   const guint16 *pixels;
   guint width, height;
@@ -572,12 +571,8 @@ insomniac_import_heights (int    argc,
       return TERRAIN_EXIT_ERROR;
     }
 
-  out = g_file_new_for_commandline_arg (output != NULL ? output : argv[1]);
-  if (!terrain_document_save (document, out, NULL, &error))
-    {
-      terrain_cli_error (output != NULL ? output : argv[1], error);
-      return TERRAIN_EXIT_ERROR;
-    }
+  if (!terrain_cli_save (document, output != NULL ? output : argv[1]))
+    return TERRAIN_EXIT_ERROR;
   return TERRAIN_EXIT_OK;
 }
 

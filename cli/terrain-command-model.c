@@ -283,7 +283,6 @@ model_import_obj (int    argc,
   g_autoptr(TerrainModel) model = NULL;
   g_autoptr(GBytes) obj = NULL;
   g_autoptr(GFile) obj_file = NULL;
-  g_autoptr(GFile) destination = NULL;
   g_autoptr(GError) error = NULL;
   TerrainModelEditFlags flags = TERRAIN_MODEL_EDIT_NONE;
   const char *target;
@@ -316,12 +315,8 @@ model_import_obj (int    argc,
     }
 
   target = output != NULL ? output : argv[1];
-  destination = g_file_new_for_commandline_arg (target);
-  if (!terrain_document_save (TERRAIN_DOCUMENT (model), destination, NULL, &error))
-    {
-      terrain_cli_error (target, error);
-      return TERRAIN_EXIT_ERROR;
-    }
+  if (!terrain_cli_save (TERRAIN_DOCUMENT (model), target))
+    return TERRAIN_EXIT_ERROR;
 
   g_print (_("%s: wrote %s (position scale 2^-%u)\n"), argv[2], target,
            terrain_model_get_position_shift (model));

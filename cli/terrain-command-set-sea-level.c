@@ -25,7 +25,6 @@ terrain_command_set_sea_level (int    argc,
                                   "the sea-level field changes; the file is saved atomically."),
                                 entries);
   g_autoptr(TerrainDocument) document = NULL;
-  g_autoptr(GFile) destination = NULL;
   g_autoptr(GError) error = NULL;
   guint64 level;
   const char *target;
@@ -68,12 +67,8 @@ terrain_command_set_sea_level (int    argc,
       return TERRAIN_EXIT_USAGE;
     }
   target = output != NULL ? output : argv[1];
-  destination = g_file_new_for_commandline_arg (target);
-  if (!terrain_document_save (document, destination, NULL, &error))
-    {
-      terrain_cli_error (target, error);
-      return TERRAIN_EXIT_ERROR;
-    }
+  if (!terrain_cli_save (document, target))
+    return TERRAIN_EXIT_ERROR;
 
   return TERRAIN_EXIT_OK;
 }
