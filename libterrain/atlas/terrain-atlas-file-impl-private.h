@@ -96,5 +96,9 @@ extern const AtlasQuadrant atlas_quadrants[4];
 
 TerrainImage *atlas_merge_root_tiles (TerrainImage  *roots[4],
                                       GError       **error);
+gboolean      atlas_file_add_merged_textures (TerrainAtlasFile  *out,
+                                              TerrainAtlasFile  *in[4],
+                                              guint              quality,
+                                              GError           **error);
 
 G_END_DECLS

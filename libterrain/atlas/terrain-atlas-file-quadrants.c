@@ -322,13 +322,15 @@ copy_config_toc (TerrainAtlasFile  *out,
   return TRUE;
 }
 
-/* The XY extent of geometry TOC @t's root: where its terrain lies. */
-static gboolean
-root_extent (TerrainAtlasFile  *file,
-             guint              t,
-             const char        *what,
-             TerrainAtlasBox   *box,
-             GError           **error)
+/* Geometry TOC @t's root, decoded, and its XY extent in @box: where the
+ * terrain lies. %NULL with an error when there is no root covering an
+ * area. */
+static TerrainAtlasGeometry *
+root_geometry (TerrainAtlasFile  *file,
+               guint              t,
+               const char        *what,
+               TerrainAtlasBox   *box,
+               GError           **error)
 {
   g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (terrain_atlas_file_get_toc (file, t), 0);
   g_autoptr(TerrainAtlasGeometry) root = NULL;
@@ -343,9 +345,9 @@ root_extent (TerrainAtlasFile  *file,
                      "Atlas: %s geometry TOC %u has no root chunk covering an area", what, t);
       else
         g_prefix_error (error, "%s geometry TOC %u's root: ", what, t);
-      return FALSE;
+      return NULL;
     }
-  return TRUE;
+  return g_steal_pointer (&root);
 }
 
 static gboolean
@@ -434,8 +436,10 @@ terrain_atlas_file_new_quadrant (TerrainAtlasFile      *self,
         }
       if (geometry)
         {
+          g_autoptr(TerrainAtlasGeometry) root = NULL;
+
           if (!check_version (toc, t, "the", error) ||
-              !root_extent (self, t, "the", &extent, error))
+              (root = root_geometry (self, t, "the", &extent, error)) == NULL)
             return NULL;
           shift[0] = -(gdouble) e * (extent.max[0] - extent.min[0]) / 2.0;
           shift[1] = -(gdouble) n * (extent.max[1] - extent.min[1]) / 2.0;
@@ -709,7 +713,7 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
 {
   TerrainAtlasFile *in[4] = { north_west, north_east, south_west, south_east };
   TerrainAtlasGeometry *roots[4] = { NULL };
-  gint tocs[4], tex[4];
+  gint tocs[4];
   TerrainAtlasBox boxes[4], extent;
   gdouble shifts[4][2];
   guint depth = 0;
@@ -738,18 +742,17 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
       TerrainAtlasToc *toc;
 
       tocs[q] = terrain_atlas_file_find_toc (in[q], TERRAIN_ATLAS_TOC_GEOMETRY, 0);
-      tex[q] = terrain_atlas_file_find_toc (in[q], TERRAIN_ATLAS_TOC_TEXTURE, 0);
-      textures = textures && tex[q] >= 0;
+      textures = textures && terrain_atlas_file_find_toc (in[q], TERRAIN_ATLAS_TOC_TEXTURE, 0) >= 0;
       if (tocs[q] < 0)
         {
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                        "Atlas: the %s quadrant has no geometry TOC", name);
-          return NULL;
+          goto out;
         }
       toc = terrain_atlas_file_get_toc (in[q], (guint) tocs[q]);
       if (!check_version (toc, (guint) tocs[q], name, error) ||
-          !root_extent (in[q], (guint) tocs[q], name, &boxes[q], error))
-        return NULL;
+          (roots[q] = root_geometry (in[q], (guint) tocs[q], name, &boxes[q], error)) == NULL)
+        goto out;
       if (q == 0)
         {
           depth = terrain_atlas_toc_get_tree_depth (toc);
@@ -770,7 +773,7 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
                        boxes[q].max[0] - boxes[q].min[0], boxes[q].max[1] - boxes[q].min[1],
                        depth, version, boxes[0].max[0] - boxes[0].min[0],
                        boxes[0].max[1] - boxes[0].min[1]);
-          return NULL;
+          goto out;
         }
     }
   if (depth + 1 > 15)
@@ -778,7 +781,7 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
                    "Atlas: merging geometry trees of depth %u needs depth %u, more than the 15 "
                    "a geometry TOC holds", depth, depth + 1);
-      return NULL;
+      goto out;
     }
   if (root_error == 0.0)
     {
@@ -787,7 +790,7 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
           gdouble e = root_morph_error (in[q], (guint) tocs[q], error);
 
           if (e < 0.0)
-            return NULL;
+            goto out;
           root_error = MAX (root_error, 2.0 * e);
         }
       if (!(root_error > 0.0))
@@ -795,7 +798,7 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                        "Atlas: the quadrants' trees (depth %u) give no error to derive the "
                        "merged root's from; give it", depth);
-          return NULL;
+          goto out;
         }
     }
 
@@ -818,14 +821,8 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
   out = terrain_atlas_file_new ();
   merged = toc_like (terrain_atlas_file_get_toc (in[0], (guint) tocs[0]), depth + 1);
   if (!terrain_atlas_file_add_toc (out, merged, error))
-    return NULL;
+    goto out;
 
-  for (guint q = 0; q < 4; q++)
-    {
-      roots[q] = terrain_atlas_file_get_geometry (in[q], (guint) tocs[q], 0, error);
-      if (roots[q] == NULL)
-        goto out;
-    }
   root = build_merged_root (roots, (const gdouble (*)[2]) shifts, &extent, version, root_error,
                             error);
   if (root == NULL || !terrain_atlas_file_set_geometry (out, 0, 0, root, error))
@@ -860,7 +857,10 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
               stub = terrain_atlas_toc_get_stub (toc, (guint) from);
               if (!terrain_atlas_stub_has_chunk (stub))
                 continue;
-              chunk = terrain_atlas_file_get_geometry (in[q], (guint) tocs[q], (guint) from, error);
+              /* The root was decoded already. */
+              chunk = level == 0 ? terrain_atlas_geometry_copy (roots[q])
+                                 : terrain_atlas_file_get_geometry (in[q], (guint) tocs[q],
+                                                                    (guint) from, error);
               if (chunk == NULL)
                 {
                   g_prefix_error (error, "the %s quadrant: ", atlas_quadrants[q].name);
@@ -885,32 +885,8 @@ terrain_atlas_file_new_merged (TerrainAtlasFile  *north_west,
     goto out;
 
   /* The texture trees, merged as mergeTQT does, in a TOC of their own. */
-  if (textures)
-    {
-      g_autoptr(TerrainAtlasFile) tiles =
-        terrain_atlas_file_new_merged_textures (north_west, north_east, south_west, south_east,
-                                                quality, error);
-      TerrainAtlasToc *from;
-      g_autoptr(TerrainAtlasToc) copy = NULL;
-
-      if (tiles == NULL)
-        goto out;
-      from = terrain_atlas_file_get_toc (tiles, 0);
-      copy = toc_like (from, terrain_atlas_toc_get_tree_depth (from));
-      if (!terrain_atlas_file_add_toc (out, copy, error))
-        goto out;
-      for (guint s = 0; s < terrain_atlas_toc_get_n_stubs (from); s++)
-        {
-          g_autoptr(TerrainAtlasStub) stub = terrain_atlas_toc_get_stub (from, s);
-          g_autoptr(GBytes) body = NULL;
-
-          if (!terrain_atlas_stub_has_chunk (stub))
-            continue;
-          body = terrain_atlas_file_get_chunk_body (tiles, 0, s, error);
-          if (body == NULL || !terrain_atlas_file_set_chunk_body (out, 1, s, body, error))
-            goto out;
-        }
-    }
+  if (textures && !atlas_file_add_merged_textures (out, in, quality, error))
+    goto out;
   for (guint t = 0; t < terrain_atlas_file_get_n_tocs (north_west); t++)
     if (terrain_atlas_toc_get_kind (terrain_atlas_file_get_toc (north_west, t)) ==
           TERRAIN_ATLAS_TOC_CONFIG &&

@@ -213,22 +213,37 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
                                         GError           **error)
 {
   TerrainAtlasFile *in[4] = { north_west, north_east, south_west, south_east };
-  gint tocs[4];
   g_autoptr(TerrainAtlasFile) out = NULL;
+
+  for (guint q = 0; q < 4; q++)
+    g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (in[q]), NULL);
+  out = terrain_atlas_file_new ();
+  if (!atlas_file_add_merged_textures (out, in, quality, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+/* terrain_atlas_file_new_merged_textures() into @out: the merged tree as a
+ * new texture TOC after @out's TOCs. */
+gboolean
+atlas_file_add_merged_textures (TerrainAtlasFile  *out,
+                                TerrainAtlasFile  *in[4],
+                                guint              quality,
+                                GError           **error)
+{
+  gint tocs[4];
   g_autoptr(TerrainAtlasToc) merged = NULL;
   TerrainImage *roots[4] = { NULL };
   g_autoptr(TerrainImage) root = NULL;
   g_autoptr(TerrainAtlasTexture) root_texture = NULL;
-  guint depth = 0, side = 0;
+  guint depth = 0, side = 0, slot = terrain_atlas_file_get_n_tocs (out);
   guint8 root_format = TERRAIN_ATLAS_TEXTURE_JPEG;
 
-  for (guint q = 0; q < 4; q++)
-    g_return_val_if_fail (TERRAIN_IS_ATLAS_FILE (in[q]), NULL);
   if (quality < 1 || quality > 100)
     {
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                    "Atlas: JPEG quality %u is not 1 to 100", quality);
-      return NULL;
+      return FALSE;
     }
 
   /* The quadrants: a texture TOC each, one depth, one root size. */
@@ -244,7 +259,7 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
         {
           g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
                        "Atlas: the %s quadrant has no texture TOC", atlas_quadrants[q].name);
-          return NULL;
+          return FALSE;
         }
       toc = terrain_atlas_file_get_toc (in[q], (guint) tocs[q]);
       stub = terrain_atlas_toc_get_stub (toc, 0);
@@ -258,7 +273,7 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
                          atlas_quadrants[q].name);
           else
             g_prefix_error (error, "the %s quadrant's root tile: ", atlas_quadrants[q].name);
-          return NULL;
+          return FALSE;
         }
       if (q == 0)
         {
@@ -274,7 +289,7 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
                        "not match the north-west one's (depth %u, root %u x %u, an even side)",
                        atlas_quadrants[q].name, terrain_atlas_toc_get_tree_depth (toc), w, h,
                        depth, side, side);
-          return NULL;
+          return FALSE;
         }
     }
   if (depth + 1 > TERRAIN_QUADTREE_MAX_DEPTH ||
@@ -283,14 +298,13 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
       g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
                    "Atlas: merging trees of depth %u needs depth %u, more than a TOC holds",
                    depth, depth + 1);
-      return NULL;
+      return FALSE;
     }
 
-  out = terrain_atlas_file_new ();
   merged = terrain_atlas_toc_new (TERRAIN_ATLAS_TOC_TEXTURE, TERRAIN_ATLAS_VERSION, depth + 1,
                                   (guint) terrain_quadtree_node_count (depth + 1));
   if (!terrain_atlas_file_add_toc (out, merged, error))
-    return NULL;
+    return FALSE;
 
   /* Every quadrant tile one level down, its body as it is. */
   for (guint q = 0; q < 4; q++)
@@ -316,10 +330,10 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
               body = terrain_atlas_file_get_chunk_body (in[q], (guint) tocs[q], (guint) from,
                                                         error);
               if (body == NULL ||
-                  !terrain_atlas_file_set_chunk_body (out, 0, (guint) to, body, error))
+                  !terrain_atlas_file_set_chunk_body (out, slot, (guint) to, body, error))
                 {
                   g_prefix_error (error, "the %s quadrant: ", atlas_quadrants[q].name);
-                  return NULL;
+                  return FALSE;
                 }
             }
     }
@@ -333,18 +347,18 @@ terrain_atlas_file_new_merged_textures (TerrainAtlasFile  *north_west,
         {
           for (guint i = 0; i < q; i++)
             terrain_image_unref (roots[i]);
-          return NULL;
+          return FALSE;
         }
     }
   root = atlas_merge_root_tiles (roots, error);
   for (guint q = 0; q < 4; q++)
     g_clear_pointer (&roots[q], terrain_image_unref);
   if (root == NULL)
-    return NULL;
+    return FALSE;
   root_texture = terrain_atlas_texture_new_from_image (root, (TerrainAtlasTextureFormat) root_format,
                                                        quality, TERRAIN_ATLAS_CHANNELS_RGB, error);
-  if (root_texture == NULL || !terrain_atlas_file_set_texture (out, 0, 0, root_texture, error))
-    return NULL;
+  if (root_texture == NULL || !terrain_atlas_file_set_texture (out, slot, 0, root_texture, error))
+    return FALSE;
 
-  return g_steal_pointer (&out);
+  return TRUE;
 }
