@@ -631,7 +631,7 @@ make_models (const char *dir,
 #define CHU_DEPTH 6
 #define CHU_SIDE  17
 
-/* A CHU3 chunk LOD tree (the layout tests/test-chu-tqt.c builds):
+/* A CHU3 chunk LOD tree (the layout tests/test-chu-tqt-fixture.c builds):
  * depth CHU_DEPTH (1365 chunks) of CHU_SIDE x CHU_SIDE vertices with
  * triangle lists, stubs in label order, chunks in node order. */
 static char *
@@ -724,7 +724,7 @@ make_chu (const char *dir)
 #define TQT_TILE  128
 
 /* A TQT texture quadtree (version 2, DDS tiles; the layout
- * tests/test-chu-tqt.c builds): depth TQT_DEPTH (1365 tiles), each a
+ * tests/test-chu-tqt-fixture.c builds): depth TQT_DEPTH (1365 tiles), each a
  * TQT_TILE x TQT_TILE DXT1 image with its full mip chain, preceded by its
  * u32 size. */
 static char *
