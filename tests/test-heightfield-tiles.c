@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "libterrain.h"
+#include "core/terrain-heightfield-private.h"
 #include "terrain-test-fixtures.h"
 #include "terrain-test-util.h"
 
@@ -64,6 +65,25 @@ write_bytes (const char *dir,
                                       (gssize) g_bytes_get_size (bytes), NULL));
 }
 
+/* The whole terrain as one raw16 file of @width x @height samples. */
+static GBytes *
+whole_raw16 (guint width,
+             guint height)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainHeightfield) field = terrain_heightfield_new (width, height, 1.0, &error);
+  gfloat *data = terrain_heightfield_get_data (field, NULL);
+  GBytes *bytes;
+
+  g_assert_no_error (error);
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      data[(gsize) y * width + x] = whole_height (x, y);
+  bytes = terrain_heightfield_to_raw16 (field, 1.0, 0.0, &error);
+  g_assert_no_error (error);
+  return bytes;
+}
+
 /* How a tool names tile (@x, @y) (0-based) of a set. */
 typedef struct
 {
@@ -82,6 +102,18 @@ static const Scheme schemes[] = {
   { "rows-columns", "t_r%u_c%u.r16", TRUE, 0, FALSE, FALSE, FALSE },
 };
 
+/* The file name of the tile at @column, @row of the grid (row 0 north). */
+static char *
+scheme_tile_name (const Scheme *scheme,
+                  guint         column,
+                  guint         row)
+{
+  guint ty = scheme->flip_y ? 1 - row : row;
+  guint a = scheme->y_first ? ty : column, b = scheme->y_first ? column : ty;
+
+  return g_strdup_printf (scheme->format, a + scheme->start, b + scheme->start);
+}
+
 /* Writes the 3 x 2 tiles of the whole terrain under @scheme; the side of a
  * tile is 33 with shared edges (the whole 97 x 65), otherwise 32 (96 x 64). */
 static void
@@ -94,10 +126,7 @@ write_tiles (const char   *dir,
   for (guint row = 0; row < 2; row++)
     for (guint column = 0; column < 3; column++)
       {
-        guint ty = scheme->flip_y ? 1 - row : row;
-        guint a = scheme->y_first ? ty : column, b = scheme->y_first ? column : ty;
-        g_autofree char *name = g_strdup_printf (scheme->format, a + scheme->start,
-                                                 b + scheme->start);
+        g_autofree char *name = scheme_tile_name (scheme, column, row);
         g_autoptr(GBytes) bytes = tile_bytes (column * step, row * step, side, scheme->png);
 
         write_bytes (dir, name, bytes);
@@ -237,6 +266,202 @@ test_errors (void)
   terrain_test_remove_tree (dir);
 }
 
+/* The grid as tiles were assembled before they went to a file: each tile
+ * decoded with @options, its floats copied into one grid in memory, row by
+ * row of tiles. */
+static gfloat *
+memory_assembly (const char                      *dir,
+                 const Scheme                    *scheme,
+                 const TerrainHeightfieldOptions *options,
+                 guint                           *width,
+                 guint                           *height)
+{
+  guint side = scheme->shared_edges ? 33 : 32, step = 32;
+  guint w = 2 * step + side, h = step + side;
+  gfloat *grid = g_new (gfloat, (gsize) w * h);
+  g_autofree gfloat *rows = g_new (gfloat, (gsize) side * side);
+
+  for (guint row = 0; row < 2; row++)
+    for (guint column = 0; column < 3; column++)
+      {
+        g_autofree char *name = scheme_tile_name (scheme, column, row);
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+        g_autoptr(GFile) file = g_file_new_for_path (path);
+        g_autoptr(GError) error = NULL;
+        g_autoptr(TerrainHeightfield) tile = terrain_heightfield_load (file, options, NULL, &error);
+
+        g_assert_no_error (error);
+        terrain_heightfield_read_rect (tile, 0, 0, side, side, rows, side);
+        for (guint r = 0; r < side; r++)
+          memcpy (grid + (gsize) (row * step + r) * w + column * step, rows + (gsize) r * side,
+                  side * sizeof (gfloat));
+      }
+  *width = w;
+  *height = h;
+  return grid;
+}
+
+/* Every sample of @field, through both accessors, is the very float of
+ * @expected. */
+static void
+assert_same_grid (TerrainHeightfield *field,
+                  const gfloat       *expected,
+                  guint               width,
+                  guint               height)
+{
+  g_autofree gfloat *row = g_new (gfloat, width);
+
+  g_assert_nonnull (field);
+  g_assert_cmpuint (terrain_heightfield_get_width (field), ==, width);
+  g_assert_cmpuint (terrain_heightfield_get_height (field), ==, height);
+  for (guint y = 0; y < height; y++)
+    {
+      const gfloat *want = expected + (gsize) y * width;
+
+      terrain_heightfield_read_rect (field, 0, y, width, 1, row, width);
+      g_assert_cmpmem (row, width * sizeof (gfloat), want, width * sizeof (gfloat));
+      for (guint x = 0; x < width; x++)
+        if (terrain_heightfield_get_sample (field, x, y) != want[x])
+          g_error ("sample (%u, %u) is %.9g, not %.9g", x, y,
+                   terrain_heightfield_get_sample (field, x, y), want[x]);
+    }
+}
+
+/* 16-bit tiles (raw16 or 16-bit PNG) stay 16-bit in the mapped temporary
+ * file, whatever the vertical scale, and read back the floats the grid in
+ * memory held: with shared edges, without, and rows from the south. */
+static void
+test_compact (gconstpointer data)
+{
+  const Scheme *scheme = data;
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-tiles");
+  TerrainHeightfieldOptions options;
+
+  write_tiles (dir, scheme, NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TerrainHeightfield) field = NULL;
+      g_autofree gfloat *expected = NULL;
+      guint width, height;
+
+      terrain_heightfield_options_init (&options);
+      if (i == 1)
+        {
+          /* Not a power of two: float and double arithmetic differ. */
+          options.vertical_scale = 0.05;
+          options.vertical_offset = -3.25;
+        }
+      field = terrain_heightfield_load_tiles (dir, &options, -1, scheme->flip_y, NULL, NULL,
+                                              &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (field->storage, ==, HEIGHTFIELD_U16_LE);
+      g_assert_true (terrain_heightfield_is_mapped (field));
+      g_assert_null (terrain_heightfield_get_data (field, NULL));
+      g_assert_cmpfloat (field->scale, ==, options.vertical_scale);
+      expected = memory_assembly (dir, scheme, &options, &width, &height);
+      assert_same_grid (field, expected, width, height);
+    }
+  terrain_test_remove_tree (dir);
+}
+
+/* A set with an 8-bit tile is written as floats, whether that tile is the
+ * first read (the set is floats from the start) or a later one (the 16-bit
+ * file is given up and the set written again as floats). */
+static void
+test_mixed (void)
+{
+  const Scheme *scheme = &schemes[1];
+  const guint at[2][2] = { { 0, 1 }, { 2, 0 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    {
+      g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-tiles");
+      g_autofree char *name = scheme_tile_name (scheme, at[i][0], at[i][1]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TerrainImage) grey = terrain_image_new (TERRAIN_IMAGE_GRAY8, 32, 32, &error);
+      g_autoptr(GBytes) png = NULL;
+      g_autoptr(TerrainHeightfield) field = NULL;
+      g_autofree gfloat *expected = NULL;
+      TerrainHeightfieldOptions options;
+      guint8 *pixels;
+      guint width, height;
+
+      g_assert_no_error (error);
+      write_tiles (dir, scheme, NULL);
+      pixels = terrain_image_get_data (grey, NULL);
+      for (guint y = 0; y < 32; y++)
+        for (guint x = 0; x < 32; x++)
+          pixels[y * terrain_image_get_stride (grey) + x] =
+            (guint8) (whole_height (at[i][0] * 32 + x, at[i][1] * 32 + y) / 8);
+      png = terrain_image_save_png_bytes (grey, &error);
+      g_assert_no_error (error);
+      write_bytes (dir, name, png);
+
+      terrain_heightfield_options_init (&options);
+      options.vertical_scale = 0.05;
+      field = terrain_heightfield_load_tiles (dir, &options, 0, scheme->flip_y, NULL, NULL,
+                                              &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (field->storage, ==, HEIGHTFIELD_F32);
+      g_assert_false (terrain_heightfield_is_mapped (field));
+      expected = memory_assembly (dir, scheme, &options, &width, &height);
+      assert_same_grid (field, expected, width, height);
+      terrain_test_remove_tree (dir);
+    }
+}
+
+/* build-atlas writes the same bytes from the tiles as from the same grid in
+ * one raw16 file; without room for the temporary file it fails naming the
+ * folder. */
+static void
+test_build_same_as_one_file (void)
+{
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-tiles");
+  g_autofree char *tiles = g_build_filename (dir, "tiles", NULL);
+  g_autofree char *whole = g_build_filename (dir, "whole.r16", NULL);
+  g_autofree char *from_tiles = g_build_filename (dir, "tiles.atlas", NULL);
+  g_autofree char *from_file = g_build_filename (dir, "whole.atlas", NULL);
+  g_autofree char *no_dir = g_build_filename (dir, "no-such-folder", NULL);
+  g_autoptr(GBytes) raw = whole_raw16 (97, 65);
+
+  g_assert_cmpint (g_mkdir (tiles, 0755), ==, 0);
+  write_tiles (tiles, &schemes[0], NULL);
+  write_bytes (dir, "whole.r16", raw);
+  {
+    g_auto(TerrainTestCliResult) a =
+      terrain_test_run_cli (NULL, "build-atlas", tiles, "--vertical-scale", "0.05", "--spacing",
+                            "10", "--error", "0.5", "-o", from_tiles, "--quiet", NULL);
+    g_auto(TerrainTestCliResult) b =
+      terrain_test_run_cli (NULL, "build-atlas", whole, "--raw-size", "97x65", "--vertical-scale",
+                            "0.05", "--spacing", "10", "--error", "0.5", "-o", from_file,
+                            "--quiet", NULL);
+    g_autofree char *a_data = NULL, *b_data = NULL;
+    gsize a_size = 0, b_size = 0;
+
+    g_assert_cmpint (a.status, ==, 0);
+    g_assert_cmpint (b.status, ==, 0);
+    g_assert_true (g_file_get_contents (from_tiles, &a_data, &a_size, NULL));
+    g_assert_true (g_file_get_contents (from_file, &b_data, &b_size, NULL));
+    g_assert_cmpmem (a_data, a_size, b_data, b_size);
+  }
+  {
+    g_autofree char *saved = g_strdup (g_getenv ("TMPDIR"));
+    g_auto(TerrainTestCliResult) r = { -1, NULL, NULL };
+
+    g_setenv ("TMPDIR", no_dir, TRUE);
+    r = terrain_test_run_cli (NULL, "build-atlas", tiles, "-o", from_tiles, "--quiet", NULL);
+    if (saved != NULL)
+      g_setenv ("TMPDIR", saved, TRUE);
+    else
+      g_unsetenv ("TMPDIR");
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "temporary file"));
+    g_assert_nonnull (strstr (r.err, no_dir));
+  }
+  terrain_test_remove_tree (dir);
+}
+
 /* build-atlas and convert-heightmap take the folder or the pattern. */
 static void
 test_cli (void)
@@ -295,7 +520,12 @@ main (int    argc,
                                                schemes[i].name);
 
       g_test_add_data_func (path, &schemes[i], test_assemble);
+      g_free (path);
+      path = g_strdup_printf ("/Terrain/HeightfieldTiles/compact/%s", schemes[i].name);
+      g_test_add_data_func (path, &schemes[i], test_compact);
     }
+  g_test_add_func ("/Terrain/HeightfieldTiles/mixed", test_mixed);
+  g_test_add_func ("/Terrain/HeightfieldTiles/build-same-as-one-file", test_build_same_as_one_file);
   g_test_add_func ("/Terrain/HeightfieldTiles/errors", test_errors);
   g_test_add_func ("/Terrain/HeightfieldTiles/cli", test_cli);
   return g_test_run ();

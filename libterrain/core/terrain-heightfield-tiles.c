@@ -9,16 +9,26 @@
  * leading zeroes, numbering from 0 or 1, "Flip Y Axis" and a number of
  * overlap pixels. Other tools name rows and columns (`_r00_c00`). Every
  * tile is read by the one height source reader
- * (terrain_heightfield_new_from_bytes()), one tile at a time, into a grid
- * whose size is checked against the limits before it is allocated.
+ * (terrain_heightfield_new_from_bytes()), one tile at a time, and written
+ * into an unlinked temporary file, mapped as the grid's storage (L3DT's
+ * mosaic maps page their tiles from disk the same way): 16-bit values when
+ * every tile has them (World Machine's and Gaea's 16-bit PNG and RAW16),
+ * floats otherwise. A 16385² grid is then 512 MiB of page cache the kernel
+ * reclaims and reads back, not 1 GiB of heap. The grid's size is checked
+ * against the limits before the file is made.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "terrain-heightfield.h"
 #include "terrain-heightfield-private.h"
@@ -159,6 +169,195 @@ shares_edge (TerrainHeightfield *a,
   return TRUE;
 }
 
+/* A set of tiles in place: which file is where, and the grid they make. */
+typedef struct
+{
+  const char * const *names;
+  const gint *grid;          /* index into names, by position, row 0 first */
+  guint columns, n_rows;
+  guint tw, th;              /* samples of a tile */
+  guint overlap;
+  gboolean flip_y;
+  guint width, height;       /* samples of the grid */
+} TileGrid;
+
+/* Whether @tile holds 16-bit values turned into metres as @first's are: a
+ * 16-bit PNG (host-order U16) or raw16 (U16_LE), not padded. Such values
+ * are written as they are: 2 bytes a sample instead of 4, and the same
+ * floats read back (the accessors convert in float arithmetic, as the
+ * float grid assembled before held them). */
+static gboolean
+is_compact (const TerrainHeightfield *tile,
+            const TerrainHeightfield *first)
+{
+  return (tile->storage == HEIGHTFIELD_U16 || tile->storage == HEIGHTFIELD_U16_LE) &&
+         tile->data_width == tile->width && tile->data_height == tile->height &&
+         tile->scale == first->scale && tile->offset == first->offset;
+}
+
+static gboolean
+spill_error (GError     **error,
+             int          saved,
+             const char  *what,
+             guint64      size)
+{
+  g_autofree char *room = g_format_size (size);
+
+  g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO,
+               "Tiled heightmap: cannot %s the assembled grid (%s) in a temporary file in %s "
+               "(the folder TMPDIR names): %s", what, room, g_get_tmp_dir (), g_strerror (saved));
+  return FALSE;
+}
+
+static gboolean
+write_at (int           fd,
+          const void   *data,
+          gsize         size,
+          guint64       at,
+          guint64       total,
+          GError      **error)
+{
+  const guint8 *p = data;
+
+  while (size > 0)
+    {
+      gssize n = pwrite (fd, p, size, (off_t) at);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return spill_error (error, n < 0 ? errno : ENOSPC, "write", total);
+      p += n;
+      size -= (gsize) n;
+      at += (guint64) n;
+    }
+  return TRUE;
+}
+
+/* Decodes the tiles one at a time into an unlinked temporary file, in the
+ * order (and with the overlaps written over) of a grid in memory, and maps
+ * it as the heightfield's samples: 16-bit little-endian when @compact,
+ * floats otherwise. The samples are then page cache the kernel can
+ * reclaim and read back, not heap. With @compact, a tile that is not
+ * 16-bit like the first sets @refused and returns %NULL without an error,
+ * for the caller to write floats instead. */
+static TerrainHeightfield *
+write_grid (const TileGrid                   *g,
+            TerrainHeightfield               *first,
+            TerrainTileLoadFunc               load,
+            gpointer                          data,
+            const TerrainHeightfieldOptions  *options,
+            gboolean                          compact,
+            gboolean                         *refused,
+            GError                          **error)
+{
+  gsize bps = compact ? 2 : sizeof (gfloat);
+  guint64 size = (guint64) g->width * g->height * bps;
+  g_autofree char *path = NULL;
+  g_autofree guint8 *row = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  GMappedFile *mapped;
+  int fd, rc;
+
+  fd = g_file_open_tmp ("terrain-tiles-XXXXXX", &path, &local);
+  if (fd < 0)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO,
+                   "Tiled heightmap: cannot make a temporary file for the assembled grid in %s "
+                   "(the folder TMPDIR names): %s", g_get_tmp_dir (), local->message);
+      return NULL;
+    }
+  g_unlink (path);
+  /* The room first, so that a full disk fails before any tile is read. */
+  rc = posix_fallocate (fd, 0, (off_t) size);
+  if (rc == EINVAL || rc == EOPNOTSUPP)
+    rc = ftruncate (fd, (off_t) size) == 0 ? 0 : errno;
+  if (rc != 0)
+    {
+      spill_error (error, rc, "make room for", size);
+      close (fd);
+      return NULL;
+    }
+
+  row = g_malloc ((gsize) g->tw * sizeof (gfloat));
+  /* Row 0 of the grid is the north edge, tile row 0 unless the tiles count
+   * from the south (Gaea's Flip Y). */
+  for (guint y = 0; y < g->n_rows; y++)
+    for (guint x = 0; x < g->columns; x++)
+      {
+        guint index = (guint) g->grid[(gsize) y * g->columns + x];
+        guint tile_row = g->flip_y ? g->n_rows - 1 - y : y;
+        g_autoptr(TerrainHeightfield) tile = NULL;
+        guint64 x0 = (guint64) x * (g->tw - g->overlap);
+        guint64 y0 = (guint64) tile_row * (g->th - g->overlap);
+
+        if (x == 0 && y == 0)
+          tile = g_object_ref (first);
+        else
+          tile = read_tile (g->names, index, load, data, options, error);
+        if (tile == NULL)
+          goto fail;
+        if (tile->width != g->tw || tile->height != g->th)
+          {
+            g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                         "Tiled heightmap: tile %s is %u x %u samples, the first tile %s %u x %u",
+                         g->names[index], tile->width, tile->height, g->names[g->grid[0]],
+                         g->tw, g->th);
+            goto fail;
+          }
+        if (compact && !is_compact (tile, first))
+          {
+            *refused = TRUE;
+            goto fail;
+          }
+        for (guint r = 0; r < g->th; r++)
+          {
+            const void *src = row;
+
+            if (!compact)
+              terrain_heightfield_read_rect (tile, 0, r, g->tw, 1, (gfloat *) (gpointer) row,
+                                             g->tw);
+            else if (tile->storage == HEIGHTFIELD_U16_LE)
+              src = tile->samples + (gsize) r * g->tw * 2;
+            else
+              {
+                const guint16 *in = (const guint16 *) (gconstpointer) tile->samples +
+                                    (gsize) r * g->tw;
+
+                for (guint c = 0; c < g->tw; c++)
+                  {
+                    row[2 * c] = (guint8) (in[c] & 0xff);
+                    row[2 * c + 1] = (guint8) (in[c] >> 8);
+                  }
+              }
+            if (!write_at (fd, src, (gsize) g->tw * bps, ((y0 + r) * g->width + x0) * bps, size,
+                           error))
+              goto fail;
+          }
+      }
+
+  mapped = g_mapped_file_new_from_fd (fd, FALSE, &local);
+  close (fd);
+  if (mapped == NULL)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_IO,
+                   "Tiled heightmap: cannot map the assembled grid's temporary file in %s: %s",
+                   g_get_tmp_dir (), local->message);
+      return NULL;
+    }
+  bytes = g_mapped_file_get_bytes (mapped);
+  g_mapped_file_unref (mapped);
+  return terrain_heightfield_new_for_storage (g->width, g->height,
+                                              compact ? HEIGHTFIELD_U16_LE : HEIGHTFIELD_F32,
+                                              bytes, 0, compact ? first->scale : 1.0,
+                                              compact ? first->offset : 0.0, first->spacing);
+
+fail:
+  close (fd);
+  return NULL;
+}
+
 static gint
 compare_tiles (gconstpointer a,
                gconstpointer b)
@@ -186,11 +385,11 @@ terrain_heightfield_assemble_tiles (const char * const               *names,
   g_autofree gint *grid = NULL;
   g_autoptr(TerrainHeightfield) first = NULL;
   g_autoptr(TerrainHeightfield) field = NULL;
-  g_autofree gfloat *rows = NULL;
+  TileGrid shape;
+  gboolean compact, refused = FALSE;
   Scheme scheme = SCHEME_X_Y;
   guint digits = 1, min_x = G_MAXUINT, min_y = G_MAXUINT, max_x = 0, max_y = 0;
   guint columns, n_rows, tw, th, width, height, max_side;
-  gfloat *out;
 
   limits = limits != NULL ? limits : terrain_limits_get_default ();
 
@@ -321,46 +520,28 @@ terrain_heightfield_assemble_tiles (const char * const               *names,
                    width, height, max_side);
       return NULL;
     }
+  /* Checked as floats, what a mixed set needs, though the grid goes to a
+   * file: a hostile set should not fill the disk either. */
   if (!terrain_limits_check_alloc (limits, (guint64) width * height, sizeof (gfloat),
-                                   "assembled height grid", "Tiled heightmap", 0, error) ||
-      !terrain_limits_check_alloc (limits, (guint64) tw * th, sizeof (gfloat), "tile rows",
-                                   "Tiled heightmap", 0, error))
+                                   "assembled height grid", "Tiled heightmap", 0, error))
     return NULL;
 
-  field = terrain_heightfield_new (width, height, terrain_heightfield_get_spacing (first), error);
-  if (field == NULL)
-    return NULL;
-  out = terrain_heightfield_get_data (field, NULL);
-  rows = g_new (gfloat, (gsize) tw * th);
-
-  /* One tile decoded at a time; row 0 of the grid is the north edge, tile
-   * row 0 unless the tiles count from the south (Gaea's Flip Y). */
-  for (guint y = 0; y < n_rows; y++)
-    for (guint x = 0; x < columns; x++)
-      {
-        guint index = (guint) grid[(gsize) y * columns + x];
-        guint row = flip_y ? n_rows - 1 - y : y;
-        g_autoptr(TerrainHeightfield) tile = NULL;
-        gsize x0 = (gsize) x * (tw - overlap), y0 = (gsize) row * (th - overlap);
-
-        if (x == 0 && y == 0)
-          tile = g_object_ref (first);
-        else
-          tile = read_tile (names, index, load, data, options, error);
-        if (tile == NULL)
-          return NULL;
-        if (terrain_heightfield_get_width (tile) != tw || terrain_heightfield_get_height (tile) != th)
-          {
-            g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                         "Tiled heightmap: tile %s is %u x %u samples, the first tile %s %u x %u",
-                         names[index], terrain_heightfield_get_width (tile),
-                         terrain_heightfield_get_height (tile), names[grid[0]], tw, th);
-            return NULL;
-          }
-        terrain_heightfield_read_rect (tile, 0, 0, tw, th, rows, tw);
-        for (guint r = 0; r < th; r++)
-          memcpy (out + (y0 + r) * width + x0, rows + (gsize) r * tw, (gsize) tw * sizeof (gfloat));
-      }
+  /* 16-bit tiles stay 16-bit unless one of them is not (or has another
+   * scale): then the grid is written again as floats. */
+  shape.names = names;
+  shape.grid = grid;
+  shape.columns = columns;
+  shape.n_rows = n_rows;
+  shape.tw = tw;
+  shape.th = th;
+  shape.overlap = (guint) overlap;
+  shape.flip_y = flip_y;
+  shape.width = width;
+  shape.height = height;
+  compact = is_compact (first, first);
+  field = write_grid (&shape, first, load, data, options, compact, &refused, error);
+  if (field == NULL && refused)
+    field = write_grid (&shape, first, load, data, options, FALSE, NULL, error);
   return g_steal_pointer (&field);
 }
 
@@ -411,12 +592,24 @@ load_file_tile (guint     index,
  * are ignored. Each tile is any height source (16-bit PNG, raw16 `.r16`,
  * …) read with @options, one tile at a time; every tile must be there and
  * of the first tile's size. The grid's size is checked against @limits
- * before it is allocated.
+ * (as 4-byte floats) before anything is written.
+ *
+ * The grid is never held in memory whole: the tiles are written into an
+ * unlinked temporary file in the system's temporary folder
+ * (g_get_tmp_dir(), `TMPDIR`; it should be on disk, not a RAM file system),
+ * memory-mapped as the heightfield's samples, so that they are page cache
+ * the kernel can reclaim rather than heap. When every tile holds 16-bit
+ * values with the same vertical scale and offset (a 16-bit PNG or raw16
+ * set, the usual export) they are kept as 16-bit values (2 bytes a sample,
+ * [method@Terrain.Heightfield.is_mapped] is %TRUE), otherwise as floats.
+ * Either way the heights read are the floats each tile decodes to, and the
+ * grid is not writable ([method@Terrain.Heightfield.get_data] gives %NULL).
  *
  * Returns: (transfer full) (nullable): the heightfield, or %NULL with
  *   %TERRAIN_ERROR_INVALID_VALUE (no tiles, two sets, a missing, doubled or
- *   mis-sized tile: the message names it), %TERRAIN_ERROR_LIMIT_EXCEEDED, or
- *   a tile's own error prefixed with its name
+ *   mis-sized tile: the message names it), %TERRAIN_ERROR_LIMIT_EXCEEDED,
+ *   %TERRAIN_ERROR_IO when the temporary file cannot be made or written (the
+ *   message names its folder), or a tile's own error prefixed with its name
  */
 TerrainHeightfield *
 terrain_heightfield_load_tiles (const char                       *spec,

@@ -338,7 +338,8 @@ terrain_heightfield_set_spacing (TerrainHeightfield *self,
  * Tells whether the grid reads a raw16 file in place.
  *
  * Returns: %TRUE when the samples are the bytes of a (memory-mapped) raw16
- *   or SRTM file rather than a decoded copy
+ *   or SRTM file rather than a decoded copy, or the 16-bit temporary file
+ *   of a tiled heightmap ([func@Terrain.Heightfield.load_tiles])
  */
 gboolean
 terrain_heightfield_is_mapped (TerrainHeightfield *self)

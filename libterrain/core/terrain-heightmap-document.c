@@ -984,8 +984,8 @@ terrain_heightmap_document_validate (TerrainDocument *document)
       /* The finding names the section itself. */
       if (strncmp (message, section, n) == 0 && strncmp (message + n, ": ", 2) == 0)
         message += n + 2;
-      g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_ERROR, section, -1, -1, "%s",
-                                                  message));
+      g_ptr_array_add (issues, terrain_issue_new_literal (TERRAIN_SEVERITY_ERROR, section, -1,
+                                                          -1, message));
     }
 
   if (self->n_voids > 0)

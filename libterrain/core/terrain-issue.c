@@ -31,6 +31,24 @@ terrain_issue_finalize (TerrainIssue *issue)
   g_free (issue->rule);
 }
 
+/* A finding with @message, taken. */
+static TerrainIssue *
+issue_new_take (TerrainSeverity  severity,
+                const char      *section,
+                gint64           offset,
+                gint64           record,
+                char            *message)
+{
+  TerrainIssue *issue = g_atomic_rc_box_new0 (TerrainIssue);
+
+  issue->severity = severity;
+  issue->section = g_strdup (section);
+  issue->offset = offset;
+  issue->record = record;
+  issue->message = message;
+  return issue;
+}
+
 /**
  * terrain_issue_new:
  * @severity: the severity
@@ -53,18 +71,14 @@ terrain_issue_new (TerrainSeverity  severity,
                    const char      *format,
                    ...)
 {
-  TerrainIssue *issue = g_atomic_rc_box_new0 (TerrainIssue);
   va_list args;
+  char *message;
 
-  issue->severity = severity;
-  issue->section = g_strdup (section);
-  issue->offset = offset;
-  issue->record = record;
   va_start (args, format);
-  issue->message = g_strdup_vprintf (format, args);
+  message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  return issue;
+  return issue_new_take (severity, section, offset, record, message);
 }
 
 /**
@@ -89,7 +103,7 @@ terrain_issue_new_literal (TerrainSeverity  severity,
 {
   g_return_val_if_fail (message != NULL, NULL);
 
-  return terrain_issue_new (severity, section, offset, record, "%s", message);
+  return issue_new_take (severity, section, offset, record, g_strdup (message));
 }
 
 /**
@@ -419,14 +433,12 @@ terrain_issue_collector_addv (TerrainIssueCollector *self,
                               const char            *format,
                               va_list                args)
 {
-  g_autofree char *message = NULL;
   TerrainIssue *issue;
 
   if (!terrain_issue_collector_admit (self, kind, severity, section))
     return NULL;
 
-  message = g_strdup_vprintf (format, args);
-  issue = terrain_issue_new (severity, section, offset, record, "%s", message);
+  issue = issue_new_take (severity, section, offset, record, g_strdup_vprintf (format, args));
   g_ptr_array_add (self->issues, issue);
   return issue;
 }

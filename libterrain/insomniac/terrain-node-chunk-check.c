@@ -44,7 +44,7 @@ add_finding (Findings        *findings,
   va_end (args);
 
   g_ptr_array_add (findings->issues,
-                   terrain_issue_new (severity, section, offset, record, "%s", message));
+                   terrain_issue_new_literal (severity, section, offset, record, message));
 }
 
 enum

@@ -360,7 +360,7 @@ add_issue (TerrainFeatureCatalog *self,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_ptr_array_add (self->issues, terrain_issue_new (severity, shown, offset, -1, "%s", message));
+  g_ptr_array_add (self->issues, terrain_issue_new_literal (severity, shown, offset, -1, message));
 }
 
 /* Where a footprint key is written: the byte offset of the key inside the

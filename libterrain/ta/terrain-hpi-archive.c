@@ -1286,8 +1286,8 @@ terrain_hpi_archive_validate (TerrainDocument *document)
                                            : check_file (self, i, &error)) &&
           bad++ < MAX_ISSUES)
         g_ptr_array_add (issues,
-                         terrain_issue_new (TERRAIN_SEVERITY_WARNING, "HPI",
-                                            file->data_offset, i, "%s", error->message));
+                         terrain_issue_new_literal (TERRAIN_SEVERITY_WARNING, "HPI",
+                                                    file->data_offset, i, error->message));
     }
   if (bad > MAX_ISSUES)
     g_ptr_array_add (issues,

@@ -685,10 +685,11 @@ add_warning (GPtrArray           *issues,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, "OTA",
-                                              section != NULL
-                                                ? terrain_tdf_ref_get_offset (section) : -1,
-                                              -1, "%s", message));
+  g_ptr_array_add (issues, terrain_issue_new_literal (TERRAIN_SEVERITY_WARNING, "OTA",
+                                                      section != NULL
+                                                        ? terrain_tdf_ref_get_offset (section)
+                                                        : -1,
+                                                      -1, message));
 }
 
 /* The first [Schema @number] of @header. */

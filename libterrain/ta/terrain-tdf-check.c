@@ -101,8 +101,8 @@ add_issue (Checker    *c,
   if (offset < 0)
     {
       terrain_issue_collector_take (&c->found,
-                                    terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TDF", -1, -1,
-                                                       "%s", message));
+                                    terrain_issue_new_literal (TERRAIN_SEVERITY_WARNING, "TDF",
+                                                               -1, -1, message));
       return;
     }
   tdf_line_and_column (&c->reader, (gsize) offset, &line, &column);

@@ -125,7 +125,7 @@ add (GPtrArray       *issues,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  issue = terrain_issue_new (severity, section, -1, -1, "%s", message);
+  issue = terrain_issue_new_literal (severity, section, -1, -1, message);
   terrain_issue_set_rule (issue, rule);
   if (x >= 0 && y >= 0)
     terrain_issue_set_position (issue, x, y);

@@ -13,6 +13,7 @@
 #include "core/terrain-error.h"
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
+#include "terrain-ter-common-private.h"
 
 #define TER_SAMPLES   (TERRAIN_TER_SIZE * TERRAIN_TER_SIZE)
 #define TER_MAX_ISSUES 20
@@ -31,9 +32,7 @@ struct _TerrainTerFile
   gsize size;
 
   guint8 version;
-  gsize offsets[N_SECTIONS];
-  gsize sizes[N_SECTIONS];
-  gboolean present[N_SECTIONS];
+  TerrainTerSections sections;
 
   gsize name_offset[TERRAIN_TER_MATERIALS];   /* of the name bytes */
   guint8 name_length[TERRAIN_TER_MATERIALS];
@@ -91,9 +90,14 @@ mark (TerrainTerFile    *self,
       gsize              offset,
       gsize              size)
 {
-  self->present[section] = TRUE;
-  self->offsets[section] = offset;
-  self->sizes[section] = size;
+  terrain_ter_sections_mark (&self->sections, section, offset, size);
+}
+
+/* The heights block as read. */
+static const guint8 *
+stored_heights (TerrainTerFile *self)
+{
+  return self->data + self->sections.offsets[TERRAIN_TER_SECTION_HEIGHTS];
 }
 
 static gboolean
@@ -274,9 +278,7 @@ terrain_ter_file_get_height (TerrainTerFile *self,
   g_return_val_if_fail (x < TERRAIN_TER_SIZE && y < TERRAIN_TER_SIZE, 0);
 
   i = (gsize) y * TERRAIN_TER_SIZE + x;
-  if (self->heights != NULL)
-    return self->heights[i];
-  return terrain_get_le16 (self->data + self->offsets[TERRAIN_TER_SECTION_HEIGHTS] + 2 * i);
+  return terrain_ter_height_at (stored_heights (self), self->heights, i);
 }
 
 /**
@@ -299,12 +301,7 @@ terrain_ter_file_set_height (TerrainTerFile *self,
   g_return_if_fail (x < TERRAIN_TER_SIZE && y < TERRAIN_TER_SIZE);
 
   if (self->heights == NULL)
-    {
-      self->heights = g_new (guint16, TER_SAMPLES);
-      for (gsize i = 0; i < TER_SAMPLES; i++)
-        self->heights[i] = terrain_get_le16 (self->data +
-                                             self->offsets[TERRAIN_TER_SECTION_HEIGHTS] + 2 * i);
-    }
+    self->heights = terrain_ter_heights_copy (stored_heights (self), TER_SAMPLES);
   self->heights[(gsize) y * TERRAIN_TER_SIZE + x] = value;
   terrain_document_set_modified (TERRAIN_DOCUMENT (self), TRUE);
 }
@@ -328,7 +325,7 @@ terrain_ter_file_get_material (TerrainTerFile *self,
   g_return_val_if_fail (TERRAIN_IS_TER_FILE (self), 0);
   g_return_val_if_fail (x < TERRAIN_TER_SIZE && y < TERRAIN_TER_SIZE, 0);
 
-  return self->data[self->offsets[TERRAIN_TER_SECTION_MATERIAL_MAP] +
+  return self->data[self->sections.offsets[TERRAIN_TER_SECTION_MATERIAL_MAP] +
                     (gsize) y * TERRAIN_TER_SIZE + x];
 }
 
@@ -388,17 +385,18 @@ terrain_ter_file_get_alpha_map (TerrainTerFile *self,
 
   if (size != NULL)
     *size = TER_SAMPLES;
-  return self->data + self->offsets[TERRAIN_TER_SECTION_ALPHA_MAPS] + (gsize) index * TER_SAMPLES;
+  return self->data + self->sections.offsets[TERRAIN_TER_SECTION_ALPHA_MAPS] +
+         (gsize) index * TER_SAMPLES;
 }
 
 static char *
 dup_script (TerrainTerFile    *self,
             TerrainTerSection  section)
 {
-  if (!self->present[section])
+  if (!self->sections.present[section])
     return NULL;
-  return g_strndup ((const char *) self->data + self->offsets[section] + 4,
-                    self->sizes[section] - 4);
+  return g_strndup ((const char *) self->data + self->sections.offsets[section] + 4,
+                    self->sections.sizes[section] - 4);
 }
 
 /**
@@ -451,15 +449,8 @@ terrain_ter_file_get_section_span (TerrainTerFile    *self,
                                    gsize             *size)
 {
   g_return_val_if_fail (TERRAIN_IS_TER_FILE (self), FALSE);
-  g_return_val_if_fail ((guint) section < N_SECTIONS, FALSE);
 
-  if (!self->present[section])
-    return FALSE;
-  if (offset != NULL)
-    *offset = self->offsets[section];
-  if (size != NULL)
-    *size = self->sizes[section];
-  return TRUE;
+  return terrain_ter_sections_get_span (&self->sections, section, offset, size);
 }
 
 /**
@@ -483,27 +474,12 @@ terrain_ter_file_to_heightfield (TerrainTerFile  *self,
                                  gdouble          square_size,
                                  GError         **error)
 {
-  g_autoptr(TerrainHeightfield) field = NULL;
-  const guint side = TERRAIN_TER_SIZE + 1;
-  gfloat *data;
-
   g_return_val_if_fail (TERRAIN_IS_TER_FILE (self), NULL);
 
-  if (square_size == 0.0)
-    square_size = TERRAIN_TER_DEFAULT_SQUARE_SIZE;
-  field = terrain_heightfield_new (side, side, square_size, error);
-  if (field == NULL)
-    return NULL;
-
-  data = terrain_heightfield_get_data (field, NULL);
-  for (guint r = 0; r < side; r++)
-    for (guint x = 0; x < side; x++)
-      data[(gsize) r * side + x] =
-        (gfloat) (terrain_ter_file_get_height (self, x % TERRAIN_TER_SIZE,
-                                               (TERRAIN_TER_SIZE - r) % TERRAIN_TER_SIZE) /
-                  TER_UNITS_PER_METRE);
-
-  return g_steal_pointer (&field);
+  return terrain_ter_to_heightfield (stored_heights (self), self->heights, TERRAIN_TER_SIZE,
+                                     square_size != 0.0 ? square_size
+                                                        : TERRAIN_TER_DEFAULT_SQUARE_SIZE,
+                                     "TER", error);
 }
 
 /* ------------------------------------------------------------------------
@@ -522,7 +498,7 @@ terrain_ter_file_save_to_bytes (TerrainDocument  *document,
 
   copy = g_memdup2 (self->data, self->size);
   for (gsize i = 0; i < TER_SAMPLES; i++)
-    terrain_put_le16 (copy + self->offsets[TERRAIN_TER_SECTION_HEIGHTS] + 2 * i,
+    terrain_put_le16 (copy + self->sections.offsets[TERRAIN_TER_SECTION_HEIGHTS] + 2 * i,
                       self->heights[i]);
   return g_bytes_new_take (copy, self->size);
 }
@@ -532,16 +508,7 @@ height_range (TerrainTerFile *self,
               guint16        *lo,
               guint16        *hi)
 {
-  *lo = G_MAXUINT16;
-  *hi = 0;
-  for (guint y = 0; y < TERRAIN_TER_SIZE; y++)
-    for (guint x = 0; x < TERRAIN_TER_SIZE; x++)
-      {
-        guint16 v = terrain_ter_file_get_height (self, x, y);
-
-        *lo = MIN (*lo, v);
-        *hi = MAX (*hi, v);
-      }
+  terrain_ter_height_range (stored_heights (self), self->heights, TER_SAMPLES, lo, hi);
 }
 
 static JsonNode *
@@ -580,22 +547,7 @@ terrain_ter_file_describe (TerrainDocument *document)
   json_builder_set_member_name (builder, "alpha_maps");
   json_builder_add_int_value (builder, self->n_alpha_maps);
 
-  json_builder_set_member_name (builder, "sections");
-  json_builder_begin_array (builder);
-  for (guint s = 0; s < N_SECTIONS; s++)
-    {
-      if (!self->present[s])
-        continue;
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "name");
-      json_builder_add_string_value (builder, section_names[s]);
-      json_builder_set_member_name (builder, "offset");
-      json_builder_add_int_value (builder, (gint64) self->offsets[s]);
-      json_builder_set_member_name (builder, "size");
-      json_builder_add_int_value (builder, (gint64) self->sizes[s]);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
+  terrain_ter_sections_describe (&self->sections, builder);
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -606,7 +558,7 @@ terrain_ter_file_validate (TerrainDocument *document)
 {
   TerrainTerFile *self = TERRAIN_TER_FILE (document);
   GPtrArray *issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
-  gsize map = self->offsets[TERRAIN_TER_SECTION_MATERIAL_MAP];
+  gsize map = self->sections.offsets[TERRAIN_TER_SECTION_MATERIAL_MAP];
   guint unnamed = 0;
   gboolean any_name = self->n_alpha_maps > 0 || self->version < 2;
 
@@ -639,12 +591,8 @@ terrain_ter_file_validate (TerrainDocument *document)
                                                 "%u cells in all use unnamed material slots",
                                                 unnamed));
 
-  if (self->present[TERRAIN_TER_SECTION_TRAILING])
-    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TER",
-                                                (gint64) self->offsets[TERRAIN_TER_SECTION_TRAILING],
-                                                -1, "%" G_GSIZE_FORMAT " bytes follow the last "
-                                                "block (kept as they are)",
-                                                self->sizes[TERRAIN_TER_SECTION_TRAILING]));
+  terrain_ter_sections_check_trailing (&self->sections, TERRAIN_TER_SECTION_TRAILING, "TER",
+                                       "the last block", issues);
 
   return issues;
 }
@@ -720,30 +668,22 @@ terrain_ter_file_describe_offset (TerrainDocument *document,
                                   gsize            offset)
 {
   TerrainTerFile *self = TERRAIN_TER_FILE (document);
+  gsize i;
+  gint s = terrain_ter_sections_find (&self->sections, offset, &i);
 
-  for (guint s = 0; s < N_SECTIONS; s++)
+  switch (s)
     {
-      if (!self->present[s] || offset < self->offsets[s] ||
-          offset >= self->offsets[s] + self->sizes[s])
-        continue;
-      switch (s)
-        {
-        case TERRAIN_TER_SECTION_HEIGHTS:
-          {
-            gsize i = (offset - self->offsets[s]) / 2;
-
-            return g_strdup_printf ("heights, sample (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT ")",
-                                    i % TERRAIN_TER_SIZE, i / TERRAIN_TER_SIZE);
-          }
-        case TERRAIN_TER_SECTION_ALPHA_MAPS:
-          return g_strdup_printf ("alpha map %" G_GSIZE_FORMAT,
-                                  (offset - self->offsets[s]) / TER_SAMPLES);
-        default:
-          return g_strdup (section_names[s]);
-        }
+    case -1:
+      return g_strdup ("past the end");
+    case TERRAIN_TER_SECTION_HEIGHTS:
+      i /= 2;
+      return g_strdup_printf ("heights, sample (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT ")",
+                              i % TERRAIN_TER_SIZE, i / TERRAIN_TER_SIZE);
+    case TERRAIN_TER_SECTION_ALPHA_MAPS:
+      return g_strdup_printf ("alpha map %" G_GSIZE_FORMAT, i / TER_SAMPLES);
+    default:
+      return g_strdup (section_names[s]);
     }
-
-  return g_strdup ("past the end");
 }
 
 static void
@@ -766,4 +706,5 @@ terrain_ter_file_class_init (TerrainTerFileClass *klass)
 static void
 terrain_ter_file_init (TerrainTerFile *self)
 {
+  terrain_ter_sections_init (&self->sections, section_names, N_SECTIONS);
 }

@@ -14,6 +14,7 @@
 #include "core/terrain-issue.h"
 #include "core/terrain-reader-private.h"
 #include "core/terrain-relief-private.h"
+#include "terrain-ter-common-private.h"
 
 #define TER7_MAX_ISSUES 20
 
@@ -35,9 +36,7 @@ struct _TerrainTer7File
   gsize size_bytes;
 
   guint32 size;                 /* samples on a side */
-  gsize offsets[N_SECTIONS];
-  gsize sizes[N_SECTIONS];
-  gboolean present[N_SECTIONS];
+  TerrainTerSections sections;
 
   GPtrArray *names;             /* char *, one per material */
   gboolean names_edited;        /* the names block is rewritten on save */
@@ -93,15 +92,20 @@ mark (TerrainTer7File    *self,
       gsize               offset,
       gsize               size)
 {
-  self->present[section] = TRUE;
-  self->offsets[section] = offset;
-  self->sizes[section] = size;
+  terrain_ter_sections_mark (&self->sections, section, offset, size);
 }
 
 static gsize
 n_samples (TerrainTer7File *self)
 {
   return (gsize) self->size * self->size;
+}
+
+/* The heights block as read. */
+static const guint8 *
+stored_heights (TerrainTer7File *self)
+{
+  return self->data + self->sections.offsets[TERRAIN_TER7_SECTION_HEIGHTS];
 }
 
 static gboolean
@@ -447,9 +451,7 @@ static guint16
 height_at (TerrainTer7File *self,
            gsize            i)
 {
-  if (self->heights != NULL)
-    return self->heights[i];
-  return terrain_get_le16 (self->data + self->offsets[TERRAIN_TER7_SECTION_HEIGHTS] + 2 * i);
+  return terrain_ter_height_at (stored_heights (self), self->heights, i);
 }
 
 static guint8
@@ -458,7 +460,7 @@ layer_at (TerrainTer7File *self,
 {
   if (self->layers != NULL)
     return self->layers[i];
-  return self->data[self->offsets[TERRAIN_TER7_SECTION_LAYER_MAP] + i];
+  return self->data[self->sections.offsets[TERRAIN_TER7_SECTION_LAYER_MAP] + i];
 }
 
 /**
@@ -502,15 +504,7 @@ terrain_ter7_file_set_height (TerrainTer7File *self,
   g_return_if_fail (x < self->size && y < self->size);
 
   if (self->heights == NULL)
-    {
-      gsize n = n_samples (self);
-      const guint8 *block = self->data + self->offsets[TERRAIN_TER7_SECTION_HEIGHTS];
-      guint16 *heights = g_new (guint16, n);
-
-      for (gsize i = 0; i < n; i++)
-        heights[i] = terrain_get_le16 (block + 2 * i);
-      self->heights = heights;
-    }
+    self->heights = terrain_ter_heights_copy (stored_heights (self), n_samples (self));
   self->heights[(gsize) y * self->size + x] = value;
   terrain_document_set_modified (TERRAIN_DOCUMENT (self), TRUE);
 }
@@ -558,7 +552,7 @@ terrain_ter7_file_set_layer (TerrainTer7File *self,
   g_return_if_fail (x < self->size && y < self->size);
 
   if (self->layers == NULL)
-    self->layers = g_memdup2 (self->data + self->offsets[TERRAIN_TER7_SECTION_LAYER_MAP],
+    self->layers = g_memdup2 (self->data + self->sections.offsets[TERRAIN_TER7_SECTION_LAYER_MAP],
                               n_samples (self));
   self->layers[(gsize) y * self->size + x] = index;
   terrain_document_set_modified (TERRAIN_DOCUMENT (self), TRUE);
@@ -691,15 +685,8 @@ terrain_ter7_file_get_section_span (TerrainTer7File    *self,
                                     gsize              *size)
 {
   g_return_val_if_fail (TERRAIN_IS_TER7_FILE (self), FALSE);
-  g_return_val_if_fail ((guint) section < N_SECTIONS, FALSE);
 
-  if (!self->present[section])
-    return FALSE;
-  if (offset != NULL)
-    *offset = self->offsets[section];
-  if (size != NULL)
-    *size = self->sizes[section];
-  return TRUE;
+  return terrain_ter_sections_get_span (&self->sections, section, offset, size);
 }
 
 /**
@@ -727,38 +714,12 @@ terrain_ter7_file_to_heightfield (TerrainTer7File  *self,
                                   gdouble           square_size,
                                   GError          **error)
 {
-  g_autoptr(TerrainHeightfield) field = NULL;
-  guint n, side;
-  gfloat *data;
-
   g_return_val_if_fail (TERRAIN_IS_TER7_FILE (self), NULL);
 
-  n = self->size;
-  if ((guint64) n + 1 > TERRAIN_HEIGHTFIELD_MAX_SIDE)
-    {
-      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_LIMIT_EXCEEDED,
-                   "TER7: a %u-sample terrain is more than a heightfield's %u", n,
-                   TERRAIN_HEIGHTFIELD_MAX_SIDE);
-      return NULL;
-    }
-  side = n + 1;
-  if (square_size == 0.0)
-    square_size = TERRAIN_TER7_DEFAULT_SQUARE_SIZE;
-  field = terrain_heightfield_new (side, side, square_size, error);
-  if (field == NULL)
-    return NULL;
-
-  data = terrain_heightfield_get_data (field, NULL);
-  for (guint r = 0; r < side; r++)
-    {
-      gsize file_row = (gsize) ((n - r % n) % n) * n;
-
-      for (guint x = 0; x < side; x++)
-        data[(gsize) r * side + x] =
-          (gfloat) (height_at (self, file_row + x % n) / TER7_UNITS_PER_METRE);
-    }
-
-  return g_steal_pointer (&field);
+  return terrain_ter_to_heightfield (stored_heights (self), self->heights, self->size,
+                                     square_size != 0.0 ? square_size
+                                                        : TERRAIN_TER7_DEFAULT_SQUARE_SIZE,
+                                     "TER7", error);
 }
 
 /* ------------------------------------------------------------------------
@@ -770,8 +731,8 @@ terrain_ter7_file_save_to_bytes (TerrainDocument  *document,
                                  GError          **error)
 {
   TerrainTer7File *self = TERRAIN_TER7_FILE (document);
-  gsize names_at = self->offsets[TERRAIN_TER7_SECTION_MATERIAL_NAMES];
-  gsize old_names = self->sizes[TERRAIN_TER7_SECTION_MATERIAL_NAMES];
+  gsize names_at = self->sections.offsets[TERRAIN_TER7_SECTION_MATERIAL_NAMES];
+  gsize old_names = self->sections.sizes[TERRAIN_TER7_SECTION_MATERIAL_NAMES];
   gsize new_names = old_names, total, samples = n_samples (self);
   guint8 *copy, *p;
 
@@ -793,10 +754,10 @@ terrain_ter7_file_save_to_bytes (TerrainDocument  *document,
   memcpy (copy, self->data, names_at);
   if (self->heights != NULL)
     for (gsize i = 0; i < samples; i++)
-      terrain_put_le16 (copy + self->offsets[TERRAIN_TER7_SECTION_HEIGHTS] + 2 * i,
+      terrain_put_le16 (copy + self->sections.offsets[TERRAIN_TER7_SECTION_HEIGHTS] + 2 * i,
                         self->heights[i]);
   if (self->layers != NULL)
-    memcpy (copy + self->offsets[TERRAIN_TER7_SECTION_LAYER_MAP], self->layers, samples);
+    memcpy (copy + self->sections.offsets[TERRAIN_TER7_SECTION_LAYER_MAP], self->layers, samples);
 
   p = copy + names_at;
   if (self->names_edited)
@@ -822,17 +783,7 @@ height_range (TerrainTer7File *self,
               guint16         *lo,
               guint16         *hi)
 {
-  gsize n = n_samples (self);
-
-  *lo = G_MAXUINT16;
-  *hi = 0;
-  for (gsize i = 0; i < n; i++)
-    {
-      guint16 v = height_at (self, i);
-
-      *lo = MIN (*lo, v);
-      *hi = MAX (*hi, v);
-    }
+  terrain_ter_height_range (stored_heights (self), self->heights, n_samples (self), lo, hi);
 }
 
 static gsize
@@ -880,22 +831,7 @@ terrain_ter7_file_describe (TerrainDocument *document)
     json_builder_add_string_value (builder, g_ptr_array_index (self->names, i));
   json_builder_end_array (builder);
 
-  json_builder_set_member_name (builder, "sections");
-  json_builder_begin_array (builder);
-  for (guint s = 0; s < N_SECTIONS; s++)
-    {
-      if (!self->present[s])
-        continue;
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "name");
-      json_builder_add_string_value (builder, section_names[s]);
-      json_builder_set_member_name (builder, "offset");
-      json_builder_add_int_value (builder, (gint64) self->offsets[s]);
-      json_builder_set_member_name (builder, "size");
-      json_builder_add_int_value (builder, (gint64) self->sizes[s]);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
+  terrain_ter_sections_describe (&self->sections, builder);
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -906,7 +842,7 @@ terrain_ter7_file_validate (TerrainDocument *document)
 {
   TerrainTer7File *self = TERRAIN_TER7_FILE (document);
   GPtrArray *issues = g_ptr_array_new_with_free_func ((GDestroyNotify) terrain_issue_unref);
-  gsize map = self->offsets[TERRAIN_TER7_SECTION_LAYER_MAP], n = n_samples (self);
+  gsize map = self->sections.offsets[TERRAIN_TER7_SECTION_LAYER_MAP], n = n_samples (self);
   guint bad = 0;
 
   /* The engine's collision grid (_buildGridMap) halves the side down to 1. */
@@ -941,17 +877,18 @@ terrain_ter7_file_validate (TerrainDocument *document)
                                                 bad));
 
   if (self->names->len == 0)
-    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_INFO, "TER7 material names",
-                                                (gint64) self->offsets[TERRAIN_TER7_SECTION_MATERIAL_NAMES],
-                                                -1, "no materials: the engine draws its warning "
-                                                "material"));
+    {
+      gsize names_at = self->sections.offsets[TERRAIN_TER7_SECTION_MATERIAL_NAMES];
 
-  if (self->present[TERRAIN_TER7_SECTION_TRAILING])
-    g_ptr_array_add (issues, terrain_issue_new (TERRAIN_SEVERITY_WARNING, "TER7",
-                                                (gint64) self->offsets[TERRAIN_TER7_SECTION_TRAILING],
-                                                -1, "%" G_GSIZE_FORMAT " bytes follow the "
-                                                "material names (kept as they are)",
-                                                self->sizes[TERRAIN_TER7_SECTION_TRAILING]));
+      g_ptr_array_add (issues,
+                       terrain_issue_new_literal (TERRAIN_SEVERITY_INFO, "TER7 material names",
+                                                  (gint64) names_at, -1,
+                                                  "no materials: the engine draws its warning "
+                                                  "material"));
+    }
+
+  terrain_ter_sections_check_trailing (&self->sections, TERRAIN_TER7_SECTION_TRAILING, "TER7",
+                                       "the material names", issues);
 
   return issues;
 }
@@ -1029,30 +966,23 @@ terrain_ter7_file_describe_offset (TerrainDocument *document,
                                    gsize            offset)
 {
   TerrainTer7File *self = TERRAIN_TER7_FILE (document);
+  gsize i;
+  gint s = terrain_ter_sections_find (&self->sections, offset, &i);
 
-  for (guint s = 0; s < N_SECTIONS; s++)
+  switch (s)
     {
-      gsize i;
-
-      if (!self->present[s] || offset < self->offsets[s] ||
-          offset >= self->offsets[s] + self->sizes[s])
-        continue;
-      i = offset - self->offsets[s];
-      switch (s)
-        {
-        case TERRAIN_TER7_SECTION_HEIGHTS:
-          i /= 2;
-          return g_strdup_printf ("heights, sample (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT ")",
-                                  i % self->size, i / self->size);
-        case TERRAIN_TER7_SECTION_LAYER_MAP:
-          return g_strdup_printf ("layer map, sample (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT ")",
-                                  i % self->size, i / self->size);
-        default:
-          return g_strdup (section_names[s]);
-        }
+    case -1:
+      return g_strdup ("past the end");
+    case TERRAIN_TER7_SECTION_HEIGHTS:
+      i /= 2;
+      return g_strdup_printf ("heights, sample (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT ")",
+                              i % self->size, i / self->size);
+    case TERRAIN_TER7_SECTION_LAYER_MAP:
+      return g_strdup_printf ("layer map, sample (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT ")",
+                              i % self->size, i / self->size);
+    default:
+      return g_strdup (section_names[s]);
     }
-
-  return g_strdup ("past the end");
 }
 
 static void
@@ -1075,5 +1005,6 @@ terrain_ter7_file_class_init (TerrainTer7FileClass *klass)
 static void
 terrain_ter7_file_init (TerrainTer7File *self)
 {
+  terrain_ter_sections_init (&self->sections, section_names, N_SECTIONS);
   self->names = g_ptr_array_new_with_free_func (g_free);
 }
