@@ -367,8 +367,8 @@ write_or_die (const char *dir,
 #define MODEL_SIDE 255
 
 /* A DAT1 .model (insomniac-model.md, the layout of field-notes.md as
- * tests/test-model.c builds it): one MODEL_SIDE x MODEL_SIDE vertex grid
- * mesh (65,025 vertices, 129,032 triangles, relative indices), its UVs, one
+ * tests/terrain-test-fixtures.c builds it): one MODEL_SIDE x MODEL_SIDE
+ * vertex grid mesh (65,025 vertices, 129,032 triangles, relative indices), its UVs, one
  * material and a look with one LOD. Returned as the DAT1 image; the caller
  * stores it plain and as retail does, one raw LZ4 block behind the 36-byte
  * wrapper. */
