@@ -420,6 +420,21 @@ terrain_cli_save (TerrainDocument *document,
   return FALSE;
 }
 
+/* Writes @bytes to @path (a command-line argument: a path or URI),
+ * atomically; on failure prints the error naming @path. */
+gboolean
+terrain_cli_save_bytes (const char *path,
+                        GBytes     *bytes)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GError) error = NULL;
+
+  if (terrain_file_save_bytes (file, bytes, NULL, &error))
+    return TRUE;
+  terrain_cli_error (path, error);
+  return FALSE;
+}
+
 /* Opens a file with the --format given, or detects it. Prints the error on
  * failure, with a hint listing the formats --format takes when the format
  * could not be recognised. @path may also name a file inside an archive,

@@ -123,6 +123,9 @@ TerrainDocument *terrain_cli_open            (const char    *path);
  * @path and returns FALSE. */
 gboolean         terrain_cli_save            (TerrainDocument *document,
                                               const char      *path);
+/* Writes @bytes to @path atomically; the same on failure. */
+gboolean         terrain_cli_save_bytes      (const char      *path,
+                                              GBytes          *bytes);
 TerrainDocument *terrain_cli_open_with_error (const char    *path,
                                               GError       **error);
 /* terrain_cli_open(), then "a … file, not @noun" (N_()) unless the document

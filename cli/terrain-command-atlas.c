@@ -225,21 +225,6 @@ atlas_list (int    argc,
   return TERRAIN_EXIT_OK;
 }
 
-static gboolean
-write_file (const char *path,
-            GBytes     *bytes)
-{
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr(GError) error = NULL;
-
-  if (!terrain_file_save_bytes (file, bytes, NULL, &error))
-    {
-      terrain_cli_error (path, error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static int
 atlas_extract_textures (int    argc,
                         char **argv)
@@ -343,7 +328,7 @@ atlas_extract_textures (int    argc,
                                     decode ? "png" : terrain_atlas_texture_get_extension (texture));
           out = g_file_get_child (dir, name);
           path = g_file_get_path (out);
-          if (!write_file (path, bytes))
+          if (!terrain_cli_save_bytes (path, bytes))
             {
               status = TERRAIN_EXIT_ERROR;
               continue;
@@ -410,7 +395,7 @@ atlas_export_mesh (int    argc,
       terrain_cli_error (argv[1], error);
       return TERRAIN_EXIT_ERROR;
     }
-  return write_file (argv[2], obj) ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
+  return terrain_cli_save_bytes (argv[2], obj) ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
 }
 
 static int

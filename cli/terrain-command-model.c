@@ -74,21 +74,6 @@ output_path (const char *input,
   return g_strconcat (base, extension, NULL);
 }
 
-static gboolean
-save (const char  *path,
-      GBytes      *bytes)
-{
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr(GError) error = NULL;
-
-  if (!terrain_file_save_bytes (file, bytes, NULL, &error))
-    {
-      terrain_cli_error (path, error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static int
 model_info (int    argc,
             char **argv)
@@ -196,7 +181,7 @@ model_export_obj (int    argc,
       terrain_cli_error (argv[1], error);
       return TERRAIN_EXIT_ERROR;
     }
-  if (!save (mtl_path, mtl) || !save (obj_path, obj))
+  if (!terrain_cli_save_bytes (mtl_path, mtl) || !terrain_cli_save_bytes (obj_path, obj))
     return TERRAIN_EXIT_ERROR;
 
   g_print (_("%s: wrote %s and %s\n"), argv[1], obj_path, mtl_path);
@@ -249,7 +234,7 @@ model_export_gltf (int    argc,
       return TERRAIN_EXIT_ERROR;
     }
   path = output_path (argv[1], output, ".glb");
-  if (!save (path, glb))
+  if (!terrain_cli_save_bytes (path, glb))
     return TERRAIN_EXIT_ERROR;
 
   g_print (_("%s: wrote %s\n"), argv[1], path);
