@@ -195,6 +195,63 @@ def _():
     assert at(occupancy, 2, 1) == none and at(occupancy, 2, 2) == rock and not issues
 
 
+@case("/Terrain/Introspection/brush-evaluate")
+def _():
+    # The heights a dab would leave, without touching the map.
+    tnt = Terrain.TntMap.new(16, 16)
+    brush = Terrain.TntBrush.new(Terrain.TntBrushMode.SET, 2.0, 8.0,
+                                 Terrain.TntFalloff.CONSTANT, 200)
+    assert brush.check()
+    heights, x, y, width, height = brush.evaluate(tnt, 3, 3)
+    assert (x, y, width, height) == (1, 1, 5, 5), (x, y, width, height)
+    data = heights.get_data()
+    assert len(data) == width * height
+    assert data[2 * width + 2] == 200          # the centre cell, (3, 3)
+    assert data[0] == 0                        # a corner, outside the radius
+    assert set(data) == {0, 200}
+    assert tnt.get_cell_height(3, 3) == 0
+    # A dab entirely off the map: no heights, an empty region.
+    assert brush.evaluate(tnt, -50, -50) == (None, 0, 0, 0, 0)
+
+
+@case("/Terrain/Introspection/quantize-rgba")
+def _():
+    grey = bytes(v for i in range(256) for v in (i, i, i, 0))
+    palette = Terrain.Palette.new_from_bytes(GLib.Bytes.new(grey))
+    # Two rows of two pixels, 12 bytes apart (4 bytes of padding a row).
+    rgba = bytes([10, 10, 10, 255, 200, 200, 200, 255, 0, 0, 0, 0,
+                  30, 30, 30, 255, 31, 29, 30, 255])
+    indices = palette.quantize_rgba(GLib.Bytes.new(rgba), 2, 2, 12, Terrain.Dither.NONE)
+    assert indices.get_data() == bytes([10, 200, 30, 30]), indices.get_data()
+    try:
+        palette.quantize_rgba(GLib.Bytes.new(rgba[:16]), 2, 2, 12, Terrain.Dither.NONE)
+    except GLib.Error as error:
+        assert error.matches(Terrain.Error.quark(), Terrain.Error.INVALID_VALUE)
+        assert "need 20 bytes" in error.message, error.message
+    else:
+        raise AssertionError("16 bytes taken for 20")
+
+
+@case("/Terrain/Introspection/collision-tree")
+def _():
+    geometry = Terrain.AtlasGeometry.new()
+    assert not geometry.get_collision_tree()
+    assert geometry.generate_collision(2)
+    tree = geometry.get_collision_tree()
+    # nodeCount(2) = 1 + 4 nodes, a minimum and a maximum Z each; with no
+    # triangles every bin keeps TGEA's inverted range.
+    assert len(tree) == 2 * 5, tree
+    assert all(low > high for low, high in zip(tree[0::2], tree[1::2])), tree
+
+
+@case("/Terrain/Introspection/floor-height-region")
+def _():
+    grid = Terrain.FloorHeightData.new(8, 8, 1.0)
+    words = grid.get_region(2, 1, 5, 3)
+    assert len(words) == 5 * 3
+    assert set(words) == {0}, words
+
+
 @case("/Terrain/Introspection/issue-new")
 def _():
     # The editor's finding for a file it cannot read again.

@@ -1014,6 +1014,10 @@ terrain_atlas_geometry_get_collision_depth (TerrainAtlasGeometry *self)
  * [func@Terrain.quadtree_node_id]) the minimum and maximum triangle Z,
  * 2 x @n_nodes floats.
  *
+ * Not introspectable: the array holds twice @n_nodes values, a length no
+ * annotation can state; bindings call
+ * [method@Terrain.AtlasGeometry.dup_collision_tree] under this name.
+ *
  * Returns: (transfer none) (nullable): the tree, or %NULL without collision
  */
 const gfloat *
@@ -1025,6 +1029,35 @@ terrain_atlas_geometry_get_collision_tree (TerrainAtlasGeometry *self,
   if (n_nodes != NULL)
     *n_nodes = self->has_collision ? self->n_collision_nodes : 0;
   return self->has_collision ? self->collision_tree : NULL;
+}
+
+/**
+ * terrain_atlas_geometry_dup_collision_tree: (rename-to terrain_atlas_geometry_get_collision_tree)
+ * @self: a #TerrainAtlasGeometry
+ * @n_values: (out): return location for the number of floats, 2 x
+ *   nodeCount(mColTreeDepth), 0 without collision
+ *
+ * Copies the collision quadtree of
+ * [method@Terrain.AtlasGeometry.get_collision_tree] in the form bindings
+ * can call: node k's minimum triangle Z is value 2 k, its maximum 2 k + 1,
+ * nodes in stub order ([func@Terrain.quadtree_node_id]).
+ *
+ * Returns: (transfer full) (nullable) (array length=n_values): the
+ *   @n_values floats, or %NULL without collision
+ */
+gfloat *
+terrain_atlas_geometry_dup_collision_tree (TerrainAtlasGeometry *self,
+                                           gsize                *n_values)
+{
+  const gfloat *tree;
+  guint n_nodes = 0;
+
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_GEOMETRY (self), NULL);
+  g_return_val_if_fail (n_values != NULL, NULL);
+
+  tree = terrain_atlas_geometry_get_collision_tree (self, &n_nodes);
+  *n_values = tree != NULL ? 2 * (gsize) n_nodes : 0;
+  return tree != NULL ? g_memdup2 (tree, *n_values * sizeof (gfloat)) : NULL;
 }
 
 /**

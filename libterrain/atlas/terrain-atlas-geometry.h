@@ -246,6 +246,9 @@ TERRAIN_AVAILABLE_IN_ALL
 const gfloat *
 terrain_atlas_geometry_get_collision_tree (TerrainAtlasGeometry *self,
                                            guint                *n_nodes);
+TERRAIN_AVAILABLE_IN_ALL
+gfloat        *terrain_atlas_geometry_dup_collision_tree (TerrainAtlasGeometry *self,
+                                                          gsize                *n_values);
 
 TERRAIN_AVAILABLE_IN_ALL
 const guint16 *

@@ -155,6 +155,11 @@ decode_bc4 (const guint8 *block,
  * block has four opaque colours (the two endpoints and two thirds between);
  * otherwise three colours (the endpoints and their midpoint) and transparent
  * black. Rounding is bcdec's (see [func@Terrain.bc3_decode_block]).
+ *
+ * Not introspectable: it works on a 4x4 window of the caller's buffer at
+ * @stride, which bindings cannot pass; they decode and encode whole images
+ * with [func@Terrain.bc_decode_image] and [func@Terrain.bc_encode_image] (a
+ * 4x4 image is one block).
  */
 void
 terrain_bc1_decode_block (const guint8 *block,
@@ -176,6 +181,10 @@ terrain_bc1_decode_block (const guint8 *block,
  * Decodes a BC2 block: sixteen explicit 4-bit alphas (u64 little-endian,
  * pixel i at bits `4 * i`, widened by 17), then a colour block that is
  * always in four-colour mode.
+ *
+ * Not introspectable: it works on a 4x4 window of the caller's buffer at
+ * @stride, which bindings cannot pass; they decode BC2 and BC3 surfaces
+ * whole with [func@Terrain.dds_decode].
  */
 void
 terrain_bc2_decode_block (const guint8 *block,
@@ -204,6 +213,10 @@ terrain_bc2_decode_block (const guint8 *block,
  * round(v * 255 / 31) and round(v * 255 / 63), colour thirds are (2a + b +
  * 1) / 3, the three-colour midpoint (a + b + 1) / 2, alpha and BC4 steps
  * ((7 - i) a + i b + 1) / 7 and ((5 - i) a + i b + 1) / 5.
+ *
+ * Not introspectable: it works on a 4x4 window of the caller's buffer at
+ * @stride, which bindings cannot pass; they decode BC2 and BC3 surfaces
+ * whole with [func@Terrain.dds_decode].
  */
 void
 terrain_bc3_decode_block (const guint8 *block,
@@ -227,6 +240,11 @@ terrain_bc3_decode_block (const guint8 *block,
  * second, eight values (the endpoints and six sevenths between); otherwise
  * six (the endpoints and four fifths between) plus 0 and 255. Rounding is
  * bcdec's (see [func@Terrain.bc3_decode_block]).
+ *
+ * Not introspectable: it works on a 4x4 window of the caller's buffer at
+ * @stride, which bindings cannot pass; they decode and encode whole images
+ * with [func@Terrain.bc_decode_image] and [func@Terrain.bc_encode_image] (a
+ * 4x4 image is one block).
  */
 void
 terrain_bc4_decode_block (const guint8 *block,
@@ -392,6 +410,11 @@ bc1_try (const guint8  pixels[16][3],
  * rounds of least-squares refinement, keeping whichever gives the smallest
  * squared error. A single-colour area decodes back to its colour up to 565
  * quantisation.
+ *
+ * Not introspectable: it works on a 4x4 window of the caller's buffer at
+ * @stride, which bindings cannot pass; they decode and encode whole images
+ * with [func@Terrain.bc_decode_image] and [func@Terrain.bc_encode_image] (a
+ * 4x4 image is one block).
  */
 void
 terrain_bc1_encode_block (const guint8 *rgba,
@@ -557,6 +580,11 @@ bc4_try (const guint8  pixels[16],
  * values other than 0 and 255, and nudging each endpoint by one, keeping the
  * smallest squared error. An area of at most two distinct values decodes
  * back exactly.
+ *
+ * Not introspectable: it works on a 4x4 window of the caller's buffer at
+ * @stride, which bindings cannot pass; they decode and encode whole images
+ * with [func@Terrain.bc_decode_image] and [func@Terrain.bc_encode_image] (a
+ * 4x4 image is one block).
  */
 void
 terrain_bc4_encode_block (const guint8 *pixels,

@@ -737,6 +737,10 @@ check_region (TerrainFloorHeightData *self,
  *   row-major, row 0 = cell row @y
  *
  * Decodes a rectangle of the grid; only the blocks it touches are read.
+ *
+ * Not introspectable: @words is sized by @width x @height, which no single
+ * length describes; bindings call
+ * [method@Terrain.FloorHeightData.dup_region] under this name.
  */
 void
 terrain_floor_height_data_get_region (TerrainFloorHeightData *self,
@@ -771,6 +775,43 @@ terrain_floor_height_data_get_region (TerrainFloorHeightData *self,
                 words[(gsize) (cy - y) * width + (cx - x)] = block[4 * r + c];
             }
       }
+}
+
+/**
+ * terrain_floor_height_data_dup_region: (rename-to terrain_floor_height_data_get_region)
+ * @self: a #TerrainFloorHeightData
+ * @x: first cell column
+ * @y: first cell row
+ * @width: columns to read
+ * @height: rows to read
+ * @n_words: (out): return location for the number of words, @width x @height
+ *
+ * Decodes a rectangle of the grid as
+ * [method@Terrain.FloorHeightData.get_region] does, into a new array: the
+ * form bindings can call. The word of cell (x + i, y + j) is at `j * width
+ * + i`.
+ *
+ * Returns: (transfer full) (array length=n_words): the @n_words words,
+ *   row-major, row 0 = cell row @y
+ */
+guint16 *
+terrain_floor_height_data_dup_region (TerrainFloorHeightData *self,
+                                      guint                   x,
+                                      guint                   y,
+                                      guint                   width,
+                                      guint                   height,
+                                      gsize                  *n_words)
+{
+  guint16 *words;
+
+  g_return_val_if_fail (TERRAIN_IS_FLOOR_HEIGHT_DATA (self), NULL);
+  g_return_val_if_fail (check_region (self, x, y, width, height), NULL);
+  g_return_val_if_fail (n_words != NULL, NULL);
+
+  *n_words = (gsize) width * height;
+  words = g_new (guint16, MAX (*n_words, 1));
+  terrain_floor_height_data_get_region (self, x, y, width, height, words);
+  return words;
 }
 
 /**

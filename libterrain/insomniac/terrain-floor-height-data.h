@@ -110,6 +110,13 @@ void           terrain_floor_height_data_get_region       (TerrainFloorHeightDat
                                                            guint                   height,
                                                            guint16                *words);
 TERRAIN_AVAILABLE_IN_ALL
+guint16       *terrain_floor_height_data_dup_region       (TerrainFloorHeightData *self,
+                                                           guint                   x,
+                                                           guint                   y,
+                                                           guint                   width,
+                                                           guint                   height,
+                                                           gsize                  *n_words);
+TERRAIN_AVAILABLE_IN_ALL
 void           terrain_floor_height_data_set_region       (TerrainFloorHeightData *self,
                                                            guint                   x,
                                                            guint                   y,

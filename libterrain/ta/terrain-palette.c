@@ -558,6 +558,10 @@ quantize_floyd_steinberg (const TerrainPalette *palette,
  * ecosystem"). With %TERRAIN_DITHER_NONE a pixel whose colour is in the
  * palette maps to that colour's first entry. Dithering is deterministic
  * (integer arithmetic only), so the same input always gives the same indices.
+ *
+ * Not introspectable: both buffers are sized by @stride and @height, which
+ * no single length describes; bindings call
+ * [method@Terrain.Palette.quantize_rgba_bytes] under this name.
  */
 void
 terrain_palette_quantize_rgba (const TerrainPalette *palette,
@@ -620,6 +624,58 @@ terrain_palette_quantize_rgba (const TerrainPalette *palette,
         }
       break;
     }
+}
+
+/**
+ * terrain_palette_quantize_rgba_bytes: (rename-to terrain_palette_quantize_rgba)
+ * @palette: a #TerrainPalette
+ * @rgba: @height rows of @width R, G, B, A pixels, @stride bytes apart (the
+ *   last row may stop after its pixels)
+ * @width: pixels per row
+ * @height: rows
+ * @stride: bytes from one row to the next, at least 4 x @width
+ * @dither: how to spread the quantisation error
+ * @error: return location for a #GError
+ *
+ * Quantises as [method@Terrain.Palette.quantize_rgba] does (the same
+ * indices), in the form bindings can call: the pixels and the result are
+ * #GBytes, which carry their lengths.
+ *
+ * Returns: (transfer full) (nullable): @width x @height palette indices,
+ *   row-major, or %NULL with %TERRAIN_ERROR_INVALID_VALUE when @stride is
+ *   less than 4 x @width or @rgba holds fewer bytes than the rows need
+ */
+GBytes *
+terrain_palette_quantize_rgba_bytes (const TerrainPalette  *palette,
+                                     GBytes                *rgba,
+                                     guint                  width,
+                                     guint                  height,
+                                     gsize                  stride,
+                                     TerrainDither          dither,
+                                     GError               **error)
+{
+  gsize size, needed;
+  const guint8 *pixels;
+  guint8 *indices;
+
+  g_return_val_if_fail (palette != NULL, NULL);
+  g_return_val_if_fail (rgba != NULL, NULL);
+
+  pixels = g_bytes_get_data (rgba, &size);
+  needed = height > 0 ? stride * (height - 1) + 4 * (gsize) width : 0;
+  if (stride / 4 < width || size < needed)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "palette: %ux%u RGBA pixels with a stride of %" G_GSIZE_FORMAT " need %"
+                   G_GSIZE_FORMAT " bytes (and a stride of at least %" G_GSIZE_FORMAT "), %"
+                   G_GSIZE_FORMAT " given", width, height, stride, needed, 4 * (gsize) width,
+                   size);
+      return NULL;
+    }
+  indices = g_malloc ((gsize) width * height + 1);
+  if ((gsize) width * height > 0)
+    terrain_palette_quantize_rgba (palette, pixels, width, height, stride, dither, indices);
+  return g_bytes_new_take (indices, (gsize) width * height);
 }
 
 /**

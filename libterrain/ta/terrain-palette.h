@@ -103,6 +103,14 @@ void            terrain_palette_quantize_rgba   (const TerrainPalette  *palette,
                                                  TerrainDither          dither,
                                                  guint8                *indices);
 TERRAIN_AVAILABLE_IN_ALL
+GBytes         *terrain_palette_quantize_rgba_bytes (const TerrainPalette  *palette,
+                                                     GBytes                *rgba,
+                                                     guint                  width,
+                                                     guint                  height,
+                                                     gsize                  stride,
+                                                     TerrainDither          dither,
+                                                     GError               **error);
+TERRAIN_AVAILABLE_IN_ALL
 GBytes         *terrain_palette_quantize_image  (const TerrainPalette  *palette,
                                                  TerrainImage          *image,
                                                  TerrainDither          dither,

@@ -240,6 +240,10 @@ terrain_tnt_brush_reaches_map (const TerrainTntBrush *brush,
  * radius keep theirs). Smoothing averages each cell's 3x3 neighbourhood as
  * it was before the dab (cells beyond the map edge are left out).
  *
+ * Not introspectable: the returned array's length is the product of two
+ * out values; bindings call [method@Terrain.TntBrush.evaluate_bytes] under
+ * this name.
+ *
  * Returns: (transfer full) (nullable) (array): @region_width x
  *   @region_height heights, row-major, or %NULL when the dab lies entirely
  *   off the map
@@ -324,4 +328,54 @@ terrain_tnt_brush_evaluate (const TerrainTntBrush *brush,
   *region_width = rw;
   *region_height = rh;
   return out;
+}
+
+/**
+ * terrain_tnt_brush_evaluate_bytes: (rename-to terrain_tnt_brush_evaluate)
+ * @brush: a checked #TerrainTntBrush (see [method@Terrain.TntBrush.check])
+ * @map: the map the brush is over
+ * @x: dab centre, column in attribute cells (cell centres are integers)
+ * @y: dab centre, row in attribute cells
+ * @region_x: (out) (optional): first column of the region the brush covers
+ * @region_y: (out) (optional): first row of the region
+ * @region_width: (out) (optional): columns in the region
+ * @region_height: (out) (optional): rows in the region
+ *
+ * The heights of [method@Terrain.TntBrush.evaluate] in the form bindings
+ * can call: the same computation, the heights in a #GBytes that carries
+ * its length. The height of region cell (i, j) is byte `j * region_width +
+ * i`. The map is not changed.
+ *
+ * Returns: (transfer full) (nullable): @region_width x @region_height
+ *   heights (one byte each), row-major, or %NULL (and a 0x0 region) when
+ *   the dab lies entirely off the map
+ */
+GBytes *
+terrain_tnt_brush_evaluate_bytes (const TerrainTntBrush *brush,
+                                  TerrainTntMap         *map,
+                                  double                 x,
+                                  double                 y,
+                                  guint                 *region_x,
+                                  guint                 *region_y,
+                                  guint                 *region_width,
+                                  guint                 *region_height)
+{
+  guint rx = 0, ry = 0, rw = 0, rh = 0;
+  guint8 *heights;
+
+  g_return_val_if_fail (brush != NULL, NULL);
+  g_return_val_if_fail (TERRAIN_IS_TNT_MAP (map), NULL);
+
+  heights = terrain_tnt_brush_evaluate (brush, map, x, y, &rx, &ry, &rw, &rh);
+  if (heights == NULL)
+    rx = ry = rw = rh = 0;
+  if (region_x != NULL)
+    *region_x = rx;
+  if (region_y != NULL)
+    *region_y = ry;
+  if (region_width != NULL)
+    *region_width = rw;
+  if (region_height != NULL)
+    *region_height = rh;
+  return heights != NULL ? g_bytes_new_take (heights, (gsize) rw * rh) : NULL;
 }

@@ -119,6 +119,15 @@ guint8          *terrain_tnt_brush_evaluate   (const TerrainTntBrush  *brush,
                                                guint                  *region_y,
                                                guint                  *region_width,
                                                guint                  *region_height);
+TERRAIN_AVAILABLE_IN_ALL
+GBytes          *terrain_tnt_brush_evaluate_bytes (const TerrainTntBrush  *brush,
+                                                   TerrainTntMap          *map,
+                                                   double                  x,
+                                                   double                  y,
+                                                   guint                  *region_x,
+                                                   guint                  *region_y,
+                                                   guint                  *region_width,
+                                                   guint                  *region_height);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainTntBrush, terrain_tnt_brush_free)
 
