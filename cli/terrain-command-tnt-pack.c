@@ -97,6 +97,11 @@ terrain_command_tnt_pack (int    argc,
       terrain_cli_error (bytes == NULL ? argv[1] : argv[2], error);
       return TERRAIN_EXIT_ERROR;
     }
-  g_print (_("%s: %" G_GSIZE_FORMAT " bytes written\n"), argv[2], g_bytes_get_size (bytes));
+  {
+    g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT, g_bytes_get_size (bytes));
+
+    /* Translators: the first %s is the output file, the second its size in bytes. */
+    g_print (_("%s: %s bytes written\n"), argv[2], size);
+  }
   return TERRAIN_EXIT_OK;
 }

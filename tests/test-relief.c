@@ -5,7 +5,7 @@
  * (TerrainHeightmapDocument: greyscale PNG, SRTM .hgt, raw16; detection,
  * reading, description, findings, pictures, exports, byte-exact saving and
  * the CLI on them) and the TerrainNodeLayer's quadtree map. CHU trees, TQT
- * trees and models are drawn in test-chu-tqt.c and test-model.c.
+ * trees and models are drawn in test-chu.c, test-tqt.c and test-model.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

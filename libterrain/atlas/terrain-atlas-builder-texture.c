@@ -555,6 +555,8 @@ typedef struct
   guint32 *sizes;          /* by stub; 0 not made */
   guint32 largest;
   GAsyncQueue *free_tiles; /* tile buffers to use again (no heap churn) */
+  guint n_tiles;           /* tile buffers made */
+  guint max_tiles;         /* at most: one stub row of every level */
   GMutex lock;
   GCond cond;
   guint in_flight;
@@ -567,27 +569,26 @@ typedef struct
   guint stub;
 } StreamTile;
 
-/* Encodes one tile (RGB, alpha 255 as every JPEG pixel's) and spills its
- * frame. */
-static gboolean
-encode_tile (StreamEncoders  *enc,
-             const guint8    *rgb,
-             guint            stub,
-             GError         **error)
+/* The texture of one tile (RGB, alpha 255 as every JPEG pixel's): a JPEG
+ * straight from the rows, any other format through an RGBA8 image. */
+static TerrainAtlasTexture *
+encode_texture (StreamEncoders  *enc,
+                const guint8    *rgb,
+                GError         **error)
 {
   const BuildTextureSettings *tex = terrain_atlas_builder_get_texture_settings (enc->state->builder);
   guint side = enc->plan->tile;
-  g_autoptr(TerrainImage) tile = terrain_image_new (TERRAIN_IMAGE_RGBA8, side, side, error);
-  g_autoptr(TerrainAtlasTexture) texture = NULL;
-  g_autoptr(GBytes) body = NULL;
-  g_autoptr(GBytes) frame = NULL;
-  const guint8 *data;
-  gsize size = 0, stride;
+  g_autoptr(TerrainImage) tile = NULL;
+  gsize stride;
   guint8 *pixels;
-  guint64 at;
 
+  if (enc->plan->format == TERRAIN_ATLAS_TEXTURE_JPEG)
+    return terrain_atlas_texture_new_jpeg_rgb (rgb, side, side, (gsize) side * 3, tex->quality,
+                                               tex->order, error);
+
+  tile = terrain_image_new (TERRAIN_IMAGE_RGBA8, side, side, error);
   if (tile == NULL)
-    return FALSE;
+    return NULL;
   pixels = terrain_image_get_data (tile, NULL);
   stride = terrain_image_get_stride (tile);
   for (guint y = 0; y < side; y++)
@@ -603,8 +604,24 @@ encode_tile (StreamEncoders  *enc,
           out[3] = 255;
         }
     }
-  texture = terrain_atlas_texture_new_from_image (tile, enc->plan->format, tex->quality, tex->order,
-                                                  error);
+  return terrain_atlas_texture_new_from_image (tile, enc->plan->format, tex->quality, tex->order,
+                                               error);
+}
+
+/* Encodes one tile and spills its frame. */
+static gboolean
+encode_tile (StreamEncoders  *enc,
+             const guint8    *rgb,
+             guint            stub,
+             GError         **error)
+{
+  g_autoptr(TerrainAtlasTexture) texture = encode_texture (enc, rgb, error);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GBytes) frame = NULL;
+  const guint8 *data;
+  gsize size = 0;
+  guint64 at;
+
   if (texture == NULL)
     return FALSE;
   body = terrain_atlas_texture_encode_body (texture, error);
@@ -817,9 +834,30 @@ stream_level_init (StreamLevel        *l,
 }
 
 /* Makes tile pixel column G of the level's stub row from the window. */
+/* A tile buffer for a stub row: one given back by the encoders, a new one
+ * while fewer than enc->max_tiles exist, else the next one an encoder
+ * gives back. So the tiles in memory are at most one stub row of every
+ * level: a row's tiles waiting for an encoder are the buffers of the
+ * level's next row. */
+static guint8 *
+stream_tile (StreamEncoders *enc,
+             gsize           size)
+{
+  guint8 *rgb = g_async_queue_try_pop (enc->free_tiles);
+
+  if (rgb != NULL)
+    return rgb;
+  if (enc->n_tiles < enc->max_tiles)
+    {
+      enc->n_tiles++;
+      return g_malloc (size);
+    }
+  return g_async_queue_pop (enc->free_tiles);
+}
+
 static void
 stream_make (StreamLevel    *l,
-             GAsyncQueue    *free_tiles,
+             StreamEncoders *enc,
              const guint8   *window,
              gsize           row_bytes,
              guint           window_rows,
@@ -838,9 +876,7 @@ stream_make (StreamLevel    *l,
       gsize stride = (gsize) l->tile * 3;
 
       if (l->band[tx] == NULL)
-        l->band[tx] = g_async_queue_try_pop (free_tiles);
-      if (l->band[tx] == NULL)
-        l->band[tx] = g_malloc ((gsize) l->tile * stride);
+        l->band[tx] = stream_tile (enc, (gsize) l->tile * stride);
       pixels = l->band[tx];
 
       for (guint j = 0; j < l->tile; j++)
@@ -946,6 +982,7 @@ stream_jpeg (BuildState         *state,
       guint span = stream_level_init (&levels[level], plan, level, scale_x, scale_y);
 
       window_rows = MAX (window_rows, span);
+      enc.max_tiles += levels[level].n;
     }
 
   row_bytes = (gsize) width * 4;
@@ -1000,7 +1037,7 @@ stream_jpeg (BuildState         *state,
             {
               guint g = (guint) l->next;
 
-              stream_make (l, enc.free_tiles, window, row_bytes, window_rows, g);
+              stream_make (l, &enc, window, row_bytes, window_rows, g);
               if (g % l->tile == 0)
                 {
                   guint32 ty = g / l->tile;

@@ -11,6 +11,7 @@
 #include "core/terrain-reader-private.h"
 #include "core/terrain-writer-private.h"
 #include "terrain-atlas-geometry.h"
+#include "terrain-atlas-texture.h"
 #include "terrain-atlas-toc.h"
 
 G_BEGIN_DECLS
@@ -104,5 +105,16 @@ const guint8    *terrain_jpeg_rows_next   (TerrainJpegRows      *rows,
 void             terrain_jpeg_rows_free   (TerrainJpegRows      *rows);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerrainJpegRows, terrain_jpeg_rows_free)
+
+/* A JPEG texture chunk encoded straight from RGB rows (3 bytes a pixel,
+ * @stride bytes apart): the bytes terrain_atlas_texture_new_from_image ()
+ * gives for the same pixels with alpha 255. */
+TerrainAtlasTexture *terrain_atlas_texture_new_jpeg_rgb (const guint8              *rgb,
+                                                         guint                      width,
+                                                         guint                      height,
+                                                         gsize                      stride,
+                                                         guint                      quality,
+                                                         TerrainAtlasChannelOrder   order,
+                                                         GError                   **error);
 
 G_END_DECLS

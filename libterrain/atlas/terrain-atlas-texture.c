@@ -522,17 +522,22 @@ terrain_jpeg_rows_free (TerrainJpegRows *rows)
   g_free (rows);
 }
 
+/* Encodes rows of @components bytes a pixel in @space (libjpeg reads
+ * the colour channels and skips an RGBA pixel's alpha). */
 static GBytes *
-encode_jpeg (TerrainImage  *image,
-             guint          quality,
-             GError       **error)
+encode_jpeg_rows (const guint8  *pixels,
+                  guint          width,
+                  guint          height,
+                  gsize          stride,
+                  int            components,
+                  J_COLOR_SPACE  space,
+                  guint          quality,
+                  GError       **error)
 {
   struct jpeg_compress_struct info;
   JpegError jerr;
   unsigned char *volatile buffer = NULL;
   unsigned long size = 0;
-  guint8 *pixels = terrain_image_get_data (image, NULL);
-  gsize stride = terrain_image_get_stride (image);
   GBytes *bytes;
 
   memset (&info, 0, sizeof info);
@@ -551,24 +556,16 @@ encode_jpeg (TerrainImage  *image,
 
   jpeg_create_compress (&info);
   jpeg_mem_dest (&info, (unsigned char **) &buffer, &size);
-  info.image_width = terrain_image_get_width (image);
-  info.image_height = terrain_image_get_height (image);
-  if (terrain_image_get_format (image) == TERRAIN_IMAGE_GRAY8)
-    {
-      info.input_components = 1;
-      info.in_color_space = JCS_GRAYSCALE;
-    }
-  else
-    {
-      info.input_components = 4;
-      info.in_color_space = JCS_EXT_RGBA;
-    }
+  info.image_width = width;
+  info.image_height = height;
+  info.input_components = components;
+  info.in_color_space = space;
   jpeg_set_defaults (&info);
   jpeg_set_quality (&info, (int) CLAMP (quality, 1, 100), TRUE);
   jpeg_start_compress (&info, TRUE);
   while (info.next_scanline < info.image_height)
     {
-      JSAMPROW row = pixels + (gsize) info.next_scanline * stride;
+      JSAMPROW row = (JSAMPROW) pixels + (gsize) info.next_scanline * stride;
 
       jpeg_write_scanlines (&info, &row, 1);
     }
@@ -578,6 +575,42 @@ encode_jpeg (TerrainImage  *image,
   bytes = g_bytes_new (buffer, size);
   free (buffer);
   return bytes;
+}
+
+static GBytes *
+encode_jpeg (TerrainImage  *image,
+             guint          quality,
+             GError       **error)
+{
+  gboolean grey = terrain_image_get_format (image) == TERRAIN_IMAGE_GRAY8;
+
+  return encode_jpeg_rows (terrain_image_get_data (image, NULL), terrain_image_get_width (image),
+                           terrain_image_get_height (image), terrain_image_get_stride (image),
+                           grey ? 1 : 4, grey ? JCS_GRAYSCALE : JCS_EXT_RGBA, quality, error);
+}
+
+/* A JPEG chunk straight from RGB rows: the same bytes
+ * terrain_atlas_texture_new_from_image () writes for those pixels as an
+ * opaque RGBA8 image (libjpeg converts RGB, BGR and RGBA pixels to YCbCr
+ * alike), without the RGBA copy. %TERRAIN_ATLAS_CHANNELS_BGR reads the
+ * rows as BGR, which stores red and blue swapped. */
+TerrainAtlasTexture *
+terrain_atlas_texture_new_jpeg_rgb (const guint8              *rgb,
+                                    guint                      width,
+                                    guint                      height,
+                                    gsize                      stride,
+                                    guint                      quality,
+                                    TerrainAtlasChannelOrder   order,
+                                    GError                   **error)
+{
+  g_autoptr(GBytes) data = encode_jpeg_rows (rgb, width, height, stride, 3,
+                                             order == TERRAIN_ATLAS_CHANNELS_BGR ? JCS_EXT_BGR :
+                                                                                   JCS_RGB,
+                                             quality, error);
+
+  if (data == NULL)
+    return NULL;
+  return terrain_atlas_texture_new (TERRAIN_ATLAS_TEXTURE_JPEG, data);
 }
 
 static void
