@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Archives are built in code with TerrainHpiWriter (its layout is checked
- * against an independent encoder in test-hpi.c); the map is saved into
+ * against an independent encoder in test-hpi-reference.c); the map is saved into
  * them with terrain_hpi_save_map() and read back. The corpus archive
  * mymaps_v1.hpi is copied to a temporary folder and a map saved into the
  * copy when the corpus is present.
