@@ -847,12 +847,6 @@ static const GOptionEntry edit_entries[] = {
   { NULL }
 };
 
-const GOptionEntry *
-terrain_cli_edit_entries (void)
-{
-  return edit_entries;
-}
-
 const char terrain_cli_edit_footer[] =
   N_("Editing commands write to -o OUT or change FILE in place (atomically); --dry-run "
      "prints what would change.");
@@ -907,20 +901,6 @@ edit_load (TerrainCliEdit *self,
   self->edits = g_ptr_array_new_with_free_func (g_object_unref);
   return TRUE;
 }
-
-TerrainCliEdit *
-terrain_cli_edit_open (const TerrainCliEditClass *klass,
-                       const char                *command,
-                       const char                *path)
-{
-  g_autoptr(TerrainCliEdit) self = g_new0 (TerrainCliEdit, 1);
-
-  self->klass = klass;
-  self->command = command;
-  return edit_load (self, path) ? g_steal_pointer (&self) : NULL;
-}
-
-
 
 const char *
 terrain_cli_edit_get_command (TerrainCliEdit *self)
@@ -1024,10 +1004,59 @@ print_reports (TerrainCliEdit *self)
     }
 }
 
+/* An edit that changes the file's size: the sizes, then the one range
+ * between the bytes that stay at the start and at the end (an OTA value
+ * retyped, a material renamed), named by the section it starts in. */
+static void
+print_resized_range (TerrainDocument *document,
+                     const guint8    *a,
+                     gsize            na,
+                     const guint8    *b,
+                     gsize            nb)
+{
+  gsize head = 0, tail = 0;
+  g_autofree char *where = NULL;
+  g_autofree char *size_before = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
+  g_autofree char *size_after = g_strdup_printf ("%" G_GSIZE_FORMAT, nb);
+  g_autofree char *first = NULL;
+  g_autofree char *final = NULL;
+  g_autofree char *n_old = NULL;
+  g_autofree char *n_new = NULL;
+  g_autofree char *n_tail = NULL;
+
+  while (head < MIN (na, nb) && a[head] == b[head])
+    head++;
+  while (tail < MIN (na, nb) - head && a[na - 1 - tail] == b[nb - 1 - tail])
+    tail++;
+
+  /* Translators: the file size in bytes now, then after the edit. */
+  g_print (_("the file would be laid out anew: %s -> %s bytes\n"), size_before, size_after);
+  where = terrain_document_describe_offset (document, head);
+  first = g_strdup_printf ("%" G_GSIZE_FORMAT, head);
+  n_old = g_strdup_printf ("%" G_GSIZE_FORMAT, na - tail - head);
+  n_new = g_strdup_printf ("%" G_GSIZE_FORMAT, nb - tail - head);
+  if (na - tail > head)
+    {
+      final = g_strdup_printf ("%" G_GSIZE_FORMAT, na - tail - 1);
+      /* Translators: the first and last byte offset of a range, its size
+       * in bytes now and after the edit, then the section it is in. */
+      g_print (_("  bytes %s..%s (%s) become %s bytes: %s\n"), first, final, n_old, n_new,
+               where != NULL ? where : "-");
+    }
+  else
+    /* Translators: a number of bytes, a byte offset, then the section it
+     * is in. */
+    g_print (_("  %s bytes inserted at byte %s: %s\n"), n_new, first,
+             where != NULL ? where : "-");
+  n_tail = g_strdup_printf ("%" G_GSIZE_FORMAT, tail);
+  /* Translators: numbers of bytes. */
+  g_print (_("the first %s and the last %s bytes stay byte for byte\n"), first, n_tail);
+}
+
 /* --dry-run of an edit: the ranges of bytes that would change (differing
  * bytes at most 8 apart), each with the section it is in, the first twelve
- * listed; an edit that changes the file's size is said as such. The edit
- * runner's listing when the command family has no print_changes. */
+ * listed; for an edit that changes the file's size, print_resized_range().
+ * The edit runner's listing when the command family has no print_changes. */
 void
 terrain_cli_print_byte_ranges (TerrainDocument *document,
                                GBytes          *before,
@@ -1039,11 +1068,7 @@ terrain_cli_print_byte_ranges (TerrainDocument *document,
 
   if (na != nb)
     {
-      g_autofree char *size_before = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
-      g_autofree char *size_after = g_strdup_printf ("%" G_GSIZE_FORMAT, nb);
-
-      /* Translators: the file size in bytes now, then after the edit. */
-      g_print (_("the file would be laid out anew: %s -> %s bytes\n"), size_before, size_after);
+      print_resized_range (document, a, na, b, nb);
       return;
     }
   while (i < na)
@@ -1106,8 +1131,10 @@ terrain_cli_print_byte_ranges (TerrainDocument *document,
   }
 }
 
-int
-terrain_cli_edit_finish (TerrainCliEdit *self)
+/* Writes the document (or, with --dry-run, what would change), then the
+ * reports. Returns the exit status. */
+static int
+edit_finish (TerrainCliEdit *self)
 {
   g_autoptr(GBytes) after = NULL;
   g_autoptr(GError) error = NULL;
@@ -1265,7 +1292,10 @@ edit_main (TerrainCliEdit              *run,
     status = command->apply (run);
   if (status != TERRAIN_EXIT_OK)
     return status;
-  return terrain_cli_edit_finish (run);
+  status = edit_finish (run);
+  if (status == TERRAIN_EXIT_OK && !edit_dry_run && command->after != NULL)
+    status = command->after (run);
+  return status;
 }
 
 int

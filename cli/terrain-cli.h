@@ -221,7 +221,10 @@ typedef struct
  * exit status, TERRAIN_EXIT_OK to go on: @prepare (or NULL) checks the rest
  * and reads other inputs before FILE is opened; then either @build makes
  * the one command to apply (NULL after printing why: exit 2) or @apply
- * applies commands itself with terrain_cli_edit_execute(). */
+ * applies commands itself with terrain_cli_edit_execute() (none applied is
+ * fine: nothing is rewritten). @after (or NULL) runs once the file is
+ * written, not with --dry-run, for what the subcommand writes besides it
+ * (`tnt minimap --export`). */
 typedef struct
 {
   TerrainCliUsage          usage;
@@ -231,29 +234,23 @@ typedef struct
   int                      (*prepare) (TerrainCliEdit *run);
   TerrainCommand          *(*build)   (TerrainCliEdit *run);
   int                      (*apply)   (TerrainCliEdit *run);
+  int                      (*after)   (TerrainCliEdit *run);
 } TerrainCliEditCommand;
 
 /* The whole of an editing subcommand: parses its command line, prepares,
- * opens FILE as @klass's document type, builds or applies, then
- * terrain_cli_edit_finish(). @data is the subcommand's, for its callbacks
- * (terrain_cli_edit_get_data()); the strings its options were given are
- * freed at the end. Returns the exit status. */
+ * opens FILE as @klass's document type, builds or applies, writes FILE
+ * (or, with --dry-run, prints what would change), then @after. @data is
+ * the subcommand's, for its callbacks (terrain_cli_edit_get_data()); the
+ * strings its options were given are freed at the end. Returns the exit
+ * status. */
 int                  terrain_cli_edit_main         (const TerrainCliEditClass   *klass,
                                                     const TerrainCliEditCommand *command,
                                                     int                          argc,
                                                     char                       **argv,
                                                     gpointer                     data);
 
-/* -o OUT and -n/--dry-run, to add to an editing subcommand's context
- * (terrain_cli_option_context() unsets them for every run). */
-const GOptionEntry  *terrain_cli_edit_entries      (void);
 /* The --help footer of a family of editing subcommands. */
 extern const char    terrain_cli_edit_footer[];
-/* Opens @path; prints the error and returns NULL when it cannot be read or
- * is not of the class's document type. */
-TerrainCliEdit      *terrain_cli_edit_open         (const TerrainCliEditClass *klass,
-                                                    const char                *command,
-                                                    const char                *path);
 const char          *terrain_cli_edit_get_command  (TerrainCliEdit            *self);
 /* In the callbacks of terrain_cli_edit_main(): the operands (argv[1] is
  * FILE), the subcommand's data and the value of operand @i after FILE. */
@@ -273,11 +270,9 @@ gboolean             terrain_cli_edit_execute      (TerrainCliEdit            *s
                                                     TerrainCommand            *command);
 /* Reports only the first command applied (a stroke whose dabs merged). */
 void                 terrain_cli_edit_report_first (TerrainCliEdit            *self);
-/* Writes the document (or, with --dry-run, what would change), then the
- * reports. Returns the exit status. */
-int                  terrain_cli_edit_finish       (TerrainCliEdit            *self);
 /* --dry-run of an edit: the byte ranges that change, each named by the
- * section terrain_document_describe_offset() gives, or the change of size. */
+ * section terrain_document_describe_offset() gives; for a change of size,
+ * the one range between the bytes that stay at the start and at the end. */
 void                 terrain_cli_print_byte_ranges (TerrainDocument           *document,
                                                     GBytes                    *before,
                                                     GBytes                    *after);

@@ -123,177 +123,123 @@ parse_start (const char *text,
   return TRUE;
 }
 
+/* `terrain ota set`: TerrainOtaEdit commands, run by the edit runner
+ * (terrain_cli_edit_main()) as the `tnt` editing subcommands are. */
+static const char *
+ota_report (TerrainCommand *command)
+{
+  return TERRAIN_IS_OTA_EDIT (command) ? terrain_ota_edit_get_report (TERRAIN_OTA_EDIT (command))
+                                       : NULL;
+}
+
+static const TerrainCliEditClass ota_edit_class = {
+  terrain_ota_file_get_type, N_("a map description (.ota)"), ota_report, NULL, NULL,
+};
+
+typedef struct
+{
+  char **starts;
+  int schema;
+} OtaSet;
+
+static int
+prepare_ota_set (TerrainCliEdit *run)
+{
+  const char *command = terrain_cli_edit_get_command (run);
+  char **argv = terrain_cli_edit_get_argv (run);
+  OtaSet *set = terrain_cli_edit_get_data (run);
+
+  if (set->schema < 0)
+    {
+      terrain_cli_usage_error (command, _("--schema takes a number from 0"));
+      return TERRAIN_EXIT_USAGE;
+    }
+  for (int i = 2; argv[i] != NULL; i++)
+    {
+      const char *equals = strchr (argv[i], '=');
+
+      if (equals == NULL || equals == argv[i])
+        {
+          terrain_cli_usage_error (command, _("expected KEY=VALUE"));
+          return TERRAIN_EXIT_USAGE;
+        }
+    }
+  for (guint i = 0; set->starts != NULL && set->starts[i] != NULL; i++)
+    {
+      guint player;
+      gint x, z;
+
+      if (!parse_start (set->starts[i], &player, &x, &z))
+        {
+          terrain_cli_usage_error (command, _("--start takes N:X,Z, e.g. 1:512,768"));
+          return TERRAIN_EXIT_USAGE;
+        }
+    }
+  return TERRAIN_EXIT_OK;
+}
+
+/* KEY=VALUE edits first, then the start positions, in the order given. */
+static int
+apply_ota_set (TerrainCliEdit *run)
+{
+  TerrainOtaFile *ota = TERRAIN_OTA_FILE (terrain_cli_edit_get_document (run));
+  char **argv = terrain_cli_edit_get_argv (run);
+  OtaSet *set = terrain_cli_edit_get_data (run);
+
+  for (int i = 2; argv[i] != NULL; i++)
+    {
+      const char *equals = strchr (argv[i], '=');
+      g_autofree char *key_path = g_strndup (argv[i], (gsize) (equals - argv[i]));
+      char *slash = strrchr (key_path, '/');
+      const char *block = NULL, *key = key_path;
+
+      /* BLOCK/…/KEY from the top level, or a [GlobalHeader] key. */
+      if (slash != NULL)
+        {
+          *slash = '\0';
+          block = key_path;
+          key = slash + 1;
+        }
+      if (!terrain_cli_edit_execute (run, terrain_ota_edit_new_set_value (ota, block, key,
+                                                                          equals + 1)))
+        return TERRAIN_EXIT_ERROR;
+    }
+  for (guint i = 0; set->starts != NULL && set->starts[i] != NULL; i++)
+    {
+      guint player;
+      gint x, z;
+
+      parse_start (set->starts[i], &player, &x, &z);
+      if (!terrain_cli_edit_execute (run, terrain_ota_edit_new_set_start_position (ota,
+                                                                                   (guint) set->schema,
+                                                                                   player, x, z)))
+        return TERRAIN_EXIT_ERROR;
+    }
+  return TERRAIN_EXIT_OK;
+}
+
 static int
 ota_set (int    argc,
          char **argv)
 {
-  g_autofree char *output = NULL;
-  g_auto(GStrv) starts = NULL;
-  int schema = 0;
-  gboolean dry_run = FALSE;
+  OtaSet set = { NULL };
   const GOptionEntry entries[] = {
-    { "start", 0, 0, G_OPTION_ARG_STRING_ARRAY, &starts,
+    { "start", 0, 0, G_OPTION_ARG_STRING_ARRAY, &set.starts,
       N_("Move start position N to X, Z pixels (added if missing); repeatable"), N_("N:X,Z") },
-    { "schema", 0, 0, G_OPTION_ARG_INT, &schema,
+    { "schema", 0, 0, G_OPTION_ARG_INT, &set.schema,
       N_("Schema of the start positions (default 0)"), N_("S") },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write to OUT instead of changing FILE in place"), N_("OUT") },
-    { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
-      N_("Print what would change and write nothing"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context =
-    terrain_cli_option_context ("ota set", _("FILE [KEY=VALUE…]"),
-                                _("Change a map description. KEY is a [GlobalHeader] key, or "
-                                  "BLOCK/…/KEY from the top level (e.g. \"GlobalHeader/Schema "
-                                  "0/MohoMetal=50\"). Only the changed values' bytes change; "
-                                  "the file is saved atomically."),
-                                entries);
-  g_autoptr(TerrainOtaFile) ota = NULL;
-  TerrainTdfDocument *tdf;
-  g_autoptr(GError) error = NULL;
-  guint changes = 0;
+  const TerrainCliEditCommand command = {
+    { "ota set", N_("FILE [KEY=VALUE…]"),
+      N_("Change a map description. KEY is a [GlobalHeader] key, or BLOCK/…/KEY from the top "
+         "level (e.g. \"GlobalHeader/Schema 0/MohoMetal=50\"). Only the changed values' bytes "
+         "change."),
+      entries, NULL, 1, G_MAXINT, N_("expected FILE") },
+    NULL, 0, NULL, prepare_ota_set, NULL, apply_ota_set
+  };
 
-  if (!terrain_cli_parse (context, &argc, &argv))
-    return TERRAIN_EXIT_USAGE;
-  if (argc < 2)
-    {
-      terrain_cli_usage_error ("ota set", _("expected FILE"));
-      return TERRAIN_EXIT_USAGE;
-    }
-  if (schema < 0)
-    {
-      terrain_cli_usage_error ("ota set", _("--schema takes a number from 0"));
-      return TERRAIN_EXIT_USAGE;
-    }
-
-  ota = open_ota (argv[1]);
-  if (ota == NULL)
-    return TERRAIN_EXIT_ERROR;
-  tdf = TERRAIN_TDF_DOCUMENT (ota);
-
-  for (int i = 2; i < argc; i++)
-    {
-      const char *equals = strchr (argv[i], '=');
-      g_autofree char *key_path = NULL;
-      const char *slash, *key;
-      TerrainTdfSection *section;
-      const char *old;
-
-      if (equals == NULL || equals == argv[i])
-        {
-          terrain_cli_usage_error ("ota set", _("expected KEY=VALUE"));
-          return TERRAIN_EXIT_USAGE;
-        }
-      key_path = g_strndup (argv[i], (gsize) (equals - argv[i]));
-      slash = strrchr (key_path, '/');
-      if (slash != NULL)
-        {
-          g_autofree char *block = g_strndup (key_path, (gsize) (slash - key_path));
-
-          section = terrain_tdf_document_find_section (tdf, block);
-          key = slash + 1;
-          if (section == NULL)
-            {
-              g_printerr (_("terrain: %s: no block “%s”\n"), argv[1], block);
-              return TERRAIN_EXIT_ERROR;
-            }
-        }
-      else
-        {
-          section = terrain_ota_file_get_global_header (ota);
-          key = key_path;
-          if (section == NULL)
-            {
-              g_printerr (_("terrain: %s: the file has no [GlobalHeader]\n"), argv[1]);
-              return TERRAIN_EXIT_ERROR;
-            }
-        }
-
-      old = terrain_tdf_section_get_value (section, key);
-      if (dry_run)
-        g_print ("%s: %s -> %s\n", key_path, old != NULL ? old : _("(new)"), equals + 1);
-      if (g_strcmp0 (old, equals + 1) != 0)
-        changes++;
-      if (!terrain_tdf_document_set_value (tdf, section, key, equals + 1, &error))
-        {
-          terrain_cli_error (argv[1], error);
-          return TERRAIN_EXIT_USAGE;
-        }
-    }
-
-  for (guint i = 0; starts != NULL && starts[i] != NULL; i++)
-    {
-      guint player;
-      gint x, z, old_x, old_z;
-      gboolean existed;
-
-      if (!parse_start (starts[i], &player, &x, &z))
-        {
-          terrain_cli_usage_error ("ota set", _("--start takes N:X,Z, e.g. 1:512,768"));
-          return TERRAIN_EXIT_USAGE;
-        }
-      existed = terrain_ota_file_get_start_position (ota, (guint) schema, player, &old_x, &old_z);
-      if (dry_run)
-        {
-          if (existed)
-            g_print ("Schema %d StartPos%u: %d,%d -> %d,%d\n", schema, player, old_x, old_z, x, z);
-          else
-            g_print ("Schema %d StartPos%u: (new) -> %d,%d\n", schema, player, x, z);
-        }
-      if (!existed || old_x != x || old_z != z)
-        changes++;
-      if (!terrain_ota_file_set_start_position (ota, (guint) schema, player, x, z, &error))
-        {
-          terrain_cli_error (argv[1], error);
-          return TERRAIN_EXIT_ERROR;
-        }
-    }
-
-  if (dry_run)
-    {
-      g_autoptr(GBytes) written = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (ota), &error);
-      GBytes *source = terrain_document_get_source_bytes (TERRAIN_DOCUMENT (ota));
-
-      if (written == NULL)
-        {
-          terrain_cli_error (argv[1], error);
-          return TERRAIN_EXIT_ERROR;
-        }
-      {
-        g_autofree char *new_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
-                                                     g_bytes_get_size (written));
-        g_autofree char *old_size = g_strdup_printf ("%" G_GSIZE_FORMAT,
-                                                     source != NULL ?
-                                                     g_bytes_get_size (source) : 0);
-
-        /* Translators: the number of changes (%u), the size that would be
-         * written in bytes, the current size in bytes, then a file name. */
-        g_print (_("%u changes; would write %s bytes (now %s) to %s\n"), changes,
-                 new_size, old_size, output != NULL ? output : argv[1]);
-      }
-      return TERRAIN_EXIT_OK;
-    }
-
-  {
-    g_autoptr(GFile) destination = NULL;
-    const char *target = output != NULL ? output : argv[1];
-
-    if (output != NULL)
-      destination = g_file_new_for_commandline_arg (output);
-    else if (terrain_document_get_file (TERRAIN_DOCUMENT (ota)) == NULL)
-      {
-        g_printerr (_("terrain: %s: a file inside an archive cannot be changed in place; "
-                      "give -o OUT\n"), argv[1]);
-        return TERRAIN_EXIT_USAGE;
-      }
-    if (!terrain_document_save (TERRAIN_DOCUMENT (ota), destination, NULL, &error))
-      {
-        terrain_cli_error (target, error);
-        return TERRAIN_EXIT_ERROR;
-      }
-  }
-  return TERRAIN_EXIT_OK;
+  return terrain_cli_edit_main (&ota_edit_class, &command, argc, argv, &set);
 }
 
 static const TerrainCliCommand ota_commands[] = {
@@ -305,5 +251,5 @@ const TerrainCliGroup terrain_cli_ota_group = {
   NULL, N_("FILE…"),
   N_("Total Annihilation map descriptions (.ota). Edits keep every "
      "other byte of the file as it was."),
-  NULL, ota_commands, G_N_ELEMENTS (ota_commands), FALSE
+  terrain_cli_edit_footer, ota_commands, G_N_ELEMENTS (ota_commands), FALSE
 };

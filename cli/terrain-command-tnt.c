@@ -738,78 +738,96 @@ import_heightmap (int    argc,
   return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
 }
 
-static int
-command_minimap (int    argc,
-                 char **argv)
+typedef struct
 {
-  g_autofree char *palette_path = NULL;
-  g_autofree char *export_path = NULL;
-  gboolean regenerate = FALSE, uncropped = FALSE;
-  const GOptionEntry entries[] = {
-    { "regenerate", 0, 0, G_OPTION_ARG_NONE, &regenerate,
-      N_("Regenerate the embedded minimap from the tiles (needs --palette)"), NULL },
-    { "palette", 'p', 0, G_OPTION_ARG_FILENAME, &palette_path,
-      N_("The palette the tiles and the minimap index (PALETTE.PAL)"), N_("FILE") },
-    { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_path,
-      N_("Write the minimap as PNG (after regenerating, when asked; needs --palette)"),
-      N_("OUT.png") },
-    { "uncropped", 0, 0, G_OPTION_ARG_NONE, &uncropped,
-      N_("Export the whole stored bitmap, with its 0x64 fill"), NULL },
-    { NULL }
-  };
-  const TerrainCliUsage usage = {
-    "tnt minimap", N_("FILE"),
-    N_("Regenerate the minimap the retail way (play area Width*16-32 by Height*16-128, long "
-       "side fitted, average colour per pixel quantised to the palette, fill 0x64, stored "
-       "size kept), and/or export it."),
-    entries, NULL, 1, 1, N_("expected FILE")
-  };
-  const char *command = usage.command;
-  g_autoptr(TerrainCliEdit) run = NULL;
-  g_autoptr(TerrainPalette) palette = NULL;
-  g_autoptr(GError) error = NULL;
-  int status = TERRAIN_EXIT_OK;
+  char *palette_path;
+  char *export_path;
+  gboolean regenerate;
+  gboolean uncropped;
+  TerrainPalette *palette;
+} MinimapEdit;
 
-  if (!terrain_cli_parse_usage (&usage, TRUE, &argc, &argv))
-    return TERRAIN_EXIT_USAGE;
-  if (!regenerate && export_path == NULL)
+static int
+prepare_minimap (TerrainCliEdit *run)
+{
+  const char *command = terrain_cli_edit_get_command (run);
+  MinimapEdit *edit = terrain_cli_edit_get_data (run);
+
+  if (!edit->regenerate && edit->export_path == NULL)
     {
       terrain_cli_usage_error (command, _("give --regenerate, --export OUT.png or both"));
       return TERRAIN_EXIT_USAGE;
     }
-  if (palette_path == NULL)
+  if (edit->palette_path == NULL)
     {
       terrain_cli_usage_error (command, _("--palette is required"));
       return TERRAIN_EXIT_USAGE;
     }
-  if ((palette = terrain_cli_open_palette (palette_path)) == NULL ||
-      (run = terrain_cli_edit_open (&terrain_cli_tnt_edit_class, command, argv[1])) == NULL)
+  edit->palette = open_palette (run, edit->palette_path);
+  return edit->palette != NULL ? TERRAIN_EXIT_OK : TERRAIN_EXIT_ERROR;
+}
+
+/* Only --export: no edit, and the map is not rewritten. */
+static int
+apply_minimap (TerrainCliEdit *run)
+{
+  MinimapEdit *edit = terrain_cli_edit_get_data (run);
+
+  if (edit->regenerate &&
+      !terrain_cli_edit_execute (run, terrain_tnt_edit_new_regenerate_minimap (MAP (run),
+                                                                               edit->palette)))
     return TERRAIN_EXIT_ERROR;
+  return TERRAIN_EXIT_OK;
+}
 
-  if (regenerate)
+/* Once the map is written: the minimap as PNG, regenerated when asked. */
+static int
+export_minimap (TerrainCliEdit *run)
+{
+  MinimapEdit *edit = terrain_cli_edit_get_data (run);
+  g_autoptr(TerrainImage) image = NULL;
+  g_autoptr(GFile) out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (edit->export_path == NULL)
+    return TERRAIN_EXIT_OK;
+  image = terrain_tnt_map_render_minimap (MAP (run), edit->palette, !edit->uncropped, &error);
+  out = g_file_new_for_commandline_arg (edit->export_path);
+  if (image == NULL || !terrain_image_save_png (image, out, NULL, &error))
     {
-      if (!terrain_cli_edit_execute (run, terrain_tnt_edit_new_regenerate_minimap (MAP (run),
-                                                                                   palette)))
-        return TERRAIN_EXIT_ERROR;
-      status = terrain_cli_edit_finish (run);
-      if (status != TERRAIN_EXIT_OK)
-        return status;
+      terrain_cli_error (edit->export_path, error);
+      return TERRAIN_EXIT_ERROR;
     }
+  return TERRAIN_EXIT_OK;
+}
 
-  if (export_path != NULL)
-    {
-      g_autoptr(TerrainImage) image = terrain_tnt_map_render_minimap (MAP (run), palette,
-                                                                      !uncropped, &error);
-      g_autoptr(GFile) out = g_file_new_for_commandline_arg (export_path);
+static int
+command_minimap (int    argc,
+                 char **argv)
+{
+  MinimapEdit edit = { NULL };
+  const GOptionEntry entries[] = {
+    { "regenerate", 0, 0, G_OPTION_ARG_NONE, &edit.regenerate,
+      N_("Regenerate the embedded minimap from the tiles (needs --palette)"), NULL },
+    { "palette", 'p', 0, G_OPTION_ARG_FILENAME, &edit.palette_path,
+      N_("The palette the tiles and the minimap index (PALETTE.PAL)"), N_("FILE") },
+    { "export", 0, 0, G_OPTION_ARG_FILENAME, &edit.export_path,
+      N_("Write the minimap as PNG (after regenerating, when asked; needs --palette)"),
+      N_("OUT.png") },
+    { "uncropped", 0, 0, G_OPTION_ARG_NONE, &edit.uncropped,
+      N_("Export the whole stored bitmap, with its 0x64 fill"), NULL },
+    { NULL }
+  };
+  const TerrainCliEditCommand command = {
+    { "tnt minimap", N_("FILE"),
+      N_("Regenerate the minimap the retail way (play area Width*16-32 by Height*16-128, long "
+         "side fitted, average colour per pixel quantised to the palette, fill 0x64, stored "
+         "size kept), and/or export it."),
+      entries, NULL, 1, 1, N_("expected FILE") },
+    NULL, 0, NULL, prepare_minimap, NULL, apply_minimap, export_minimap
+  };
 
-      if (image == NULL || !terrain_image_save_png (image, out, NULL, &error))
-        {
-          terrain_cli_error (export_path, error);
-          return TERRAIN_EXIT_ERROR;
-        }
-    }
-
-  return status;
+  return terrain_cli_edit_main (&terrain_cli_tnt_edit_class, &command, argc, argv, &edit);
 }
 
 typedef struct

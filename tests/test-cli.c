@@ -244,13 +244,32 @@ test_set_sea_level (Fixture       *fixture,
         g_assert_cmpuint (a[i], ==, b[i]);
     }
 
-  /* In place. */
+  /* --dry-run, as every editing command: the report and the one byte
+   * range, and nothing written. */
+  r = terrain_test_run_cli (NULL, "set-sea-level", fixture->map, "33", "--dry-run", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Set sea level to 33: sea level "));
+  g_assert_nonnull (strstr (r.out, "bytes 36..36 (1 changed): header"));
+  g_assert_nonnull (strstr (r.out, "not written"));
+  terrain_test_cli_result_clear (&r);
+  g_clear_pointer (&after, g_bytes_unref);
+  after = read_file (fixture->map);
+  g_assert_true (g_bytes_equal (before, after));
+
+  /* In place; the report once the file is on disk. */
   r = terrain_test_run_cli (NULL, "set-sea-level", fixture->map, "33", NULL);
   g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "-> 33"));
   terrain_test_cli_result_clear (&r);
   g_clear_pointer (&after, g_bytes_unref);
   after = read_file (fixture->map);
   g_assert_cmpuint (((const guint8 *) g_bytes_get_data (after, NULL))[0x24], ==, 33);
+
+  /* The same level again changes nothing, and the file is not rewritten. */
+  r = terrain_test_run_cli (NULL, "set-sea-level", fixture->map, "33", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "not rewritten"));
+  terrain_test_cli_result_clear (&r);
 
   r = terrain_test_run_cli (NULL, "set-sea-level", fixture->map, "lots", NULL);
   g_assert_cmpint (r.status, ==, 64);
@@ -701,6 +720,27 @@ test_tnt_images (Fixture       *fixture,
   r = terrain_test_run_cli (NULL, "tnt", "minimap", fixture->map, "-p", fixture->palette, NULL);
   g_assert_cmpint (r.status, ==, 64);
   terrain_test_cli_result_clear (&r);
+
+  /* Through the edit runner: --dry-run writes neither the map nor the
+   * PNG; --export alone leaves the map as it is. */
+  g_clear_pointer (&before, g_bytes_unref);
+  before = read_file (fixture->map);
+  g_assert_cmpint (g_remove (minimap), ==, 0);
+  r = terrain_test_run_cli (NULL, "tnt", "minimap", fixture->map, "--regenerate", "-p",
+                            fixture->palette, "--export", minimap, "--dry-run", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "not written"));
+  terrain_test_cli_result_clear (&r);
+  g_assert_false (g_file_test (minimap, G_FILE_TEST_EXISTS));
+  r = terrain_test_run_cli (NULL, "tnt", "minimap", fixture->map, "-p", fixture->palette,
+                            "--export", minimap, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "not rewritten"));
+  terrain_test_cli_result_clear (&r);
+  g_assert_true (g_file_test (minimap, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&after, g_bytes_unref);
+  after = read_file (fixture->map);
+  g_assert_true (g_bytes_equal (before, after));
 }
 
 /* A version 3 section of 2x1 tiles: tile 0 equals the fixture map's tile 1

@@ -1005,6 +1005,15 @@ test_cli (void)
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "planet:  -> Moon"));
   g_assert_nonnull (strstr (run.out, "StartPos2: (new) -> 7,8"));
+  /* The edit runner's listing: the one range that changes size. */
+  g_assert_nonnull (strstr (run.out, "the file would be laid out anew"));
+  g_assert_nonnull (strstr (run.out, "[GlobalHeader], key \"planet\""));
+  g_assert_nonnull (strstr (run.out, "dry run: "));
+  terrain_test_cli_result_clear (&run);
+  /* A value the file cannot hold is refused, with the library's reason. */
+  run = terrain_test_run_cli (NULL, "ota", "set", ota_path, "planet=a;b", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "refused"));
   terrain_test_cli_result_clear (&run);
   run = terrain_test_run_cli (NULL, "ota", "set", ota_path, "-o", edited, "planet=Moon", "--start",
                               "1:41,50",

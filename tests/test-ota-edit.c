@@ -267,6 +267,38 @@ test_corpus (void)
   terrain_test_assert_bytes_equal (source, undone);
 }
 
+/* What an edit did, for the CLI's reports. */
+static void
+test_report (void)
+{
+  g_autoptr(TerrainOtaFile) ota = parse (ota_text);
+  g_autoptr(TerrainTntMap) map = small_map ();
+  g_autoptr(TerrainCommandStack) stack = terrain_command_stack_new (TERRAIN_DOCUMENT (map));
+  g_autofree char *name = g_strdup (terrain_ota_file_get_mission_name (ota));
+  g_autofree char *expected = g_strdup_printf ("missionname: %s -> Big", name);
+  g_autoptr(TerrainCommand) set = terrain_ota_edit_new_set_value (ota, NULL, "missionname", "Big");
+  g_autoptr(TerrainCommand) added = terrain_ota_edit_new_set_value (ota, "GlobalHeader/Schema 0",
+                                                                    "NewKey", "1");
+  g_autoptr(TerrainCommand) moved = terrain_ota_edit_new_set_start_position (ota, 0, 9, 1, 2);
+  g_autoptr(TerrainCommand) again = terrain_ota_edit_new_set_start_position (ota, 0, 9, 3, 4);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (terrain_ota_edit_get_report (TERRAIN_OTA_EDIT (set)));
+  g_assert_true (terrain_command_stack_execute (stack, set, &error));
+  g_assert_cmpstr (terrain_ota_edit_get_report (TERRAIN_OTA_EDIT (set)), ==, expected);
+  g_assert_true (terrain_command_stack_execute (stack, added, &error));
+  g_assert_cmpstr (terrain_ota_edit_get_report (TERRAIN_OTA_EDIT (added)), ==,
+                   "GlobalHeader/Schema 0/NewKey: (new) -> 1");
+  g_assert_true (terrain_command_stack_execute (stack, moved, &error));
+  g_assert_cmpstr (terrain_ota_edit_get_report (TERRAIN_OTA_EDIT (moved)), ==,
+                   "Schema 0 StartPos9: (new) -> 1,2");
+  terrain_command_stack_seal (stack);
+  g_assert_true (terrain_command_stack_execute (stack, again, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (terrain_ota_edit_get_report (TERRAIN_OTA_EDIT (again)), ==,
+                   "Schema 0 StartPos9: 1,2 -> 3,4");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -276,6 +308,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/OtaEdit/set-value", test_set_value);
   g_test_add_func ("/Terrain/OtaEdit/new-key", test_new_key);
   g_test_add_func ("/Terrain/OtaEdit/start-position", test_start_position);
+  g_test_add_func ("/Terrain/OtaEdit/report", test_report);
   terrain_test_add_corpus_func ("/Terrain/OtaEdit/corpus", test_corpus);
 
   return g_test_run ();

@@ -1,5 +1,5 @@
 /* terrain-atlas-builder-private.h: internals shared by the Atlas builder's
- * files (orchestration and output, geometry, textures)
+ * files (orchestration and output, options, geometry, textures)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -139,6 +139,33 @@ typedef struct
   TerrainImage *lightmap_image;
   guint virtual_size;
 } BuildTextureSettings;
+
+/* The builder object (terrain-atlas-builder.c, -options.c). */
+struct _TerrainAtlasBuilder
+{
+  GObject parent_instance;
+
+  TerrainHeightfield *heightfield;
+  TerrainHeightfieldFit fit;
+  gdouble error;
+  guint tree_depth;
+  guint chunk_size;
+  guint32 version;
+  guint32 goal_batch_size;
+  guint collision_depth;
+  guint n_threads;
+  gboolean measure;
+  gboolean midpoint_metric;
+
+  BuildTextureSettings textures;
+
+  TerrainAtlasBuilderProgress progress;
+  gpointer progress_data;
+  GDestroyNotify progress_destroy;
+
+  TerrainAtlasBuildStats stats;
+  GPtrArray *issues;   /* of TerrainIssue: the last build's */
+};
 
 const BuildTextureSettings *terrain_atlas_builder_get_texture_settings (TerrainAtlasBuilder *self);
 

@@ -1,12 +1,8 @@
-/* terrain-dat1.c: Insomniac DAT1 containers
- *
- * Why one file of about 1,700 lines (house rule: ~1,500): one class,
- * TerrainDat1, whose detection, LZ4 framing, reader, accessors and the
- * three-path writer (original bytes, in-place patches, aligned relayout)
- * share the file-static section table and its ordering helpers. The seam
- * is "Writing" (about line 1,070): with the table in an impl-private
- * header it becomes terrain-dat1-write.c, as terrain-tnt-map-io.c did for
- * TNT. Not cut in the issue-20 pass, which went to the shared rules first.
+/* terrain-dat1.c: Insomniac DAT1 containers: detection, LZ4 framing,
+ * reading and the accessors. TerrainDat1 is one class in three files
+ * sharing terrain-dat1-impl-private.h: this one, terrain-dat1-write.c (the
+ * three-path writer: original bytes, in-place patches, aligned relayout;
+ * new images) and terrain-dat1-check.c (validation, description, offsets).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -19,71 +15,20 @@
 
 #include "terrain-dat1.h"
 #include "terrain-dat1-private.h"
+#include "terrain-dat1-impl-private.h"
 #include "core/terrain-document-private.h"
 #include "core/terrain-error.h"
-#include "core/terrain-issue.h"
-#include "core/terrain-writer-private.h"
-
-/* field-notes.md, "Insomniac DAT1". */
-#define OFF_MAGIC          0
-#define OFF_ASSET_TYPE     4
-#define OFF_TOTAL_SIZE     8
-#define OFF_SECTION_COUNT  12
-#define OFF_EXTRA_COUNT    14
-
-#define WRAPPER_TAIL_SIZE  (TERRAIN_DAT1_WRAPPER_SIZE - 8)
 
 /* Detection follows at most this many LZ4 literal-length bytes (runs of up
  * to ~65 KiB of literals before "1TAD" would be unusual). */
 #define SNIFF_MAX_LENGTH_BYTES 256
 
-/* Strings listed by describe(). */
-#define MAX_DESCRIBED_STRINGS 64
-
-typedef struct
-{
-  guint32       tag;
-  guint32       offset;       /* in the DAT1 image as read */
-  guint32       size;         /* as read */
-  guint32       entry_offset; /* of its section-table entry */
-  const guint8 *data;         /* current contents: into the image, or @owned */
-  gsize         data_size;
-  guint8       *owned;        /* copy made by the first edit */
-  char         *reader_name;  /* section name for errors in a compressed image */
-} Dat1Section;
-
-typedef struct
-{
-  GBytes                 *image;
-  const guint8           *image_data;
-  gsize                   image_size;
-  gsize                   body_offset;   /* DAT1 or LZ4 block start in the file */
-  gsize                   body_size;
-
-  gboolean                has_wrapper;
-  guint32                 wrapper_magic;
-  guint32                 wrapper_size;
-  guint8                  wrapper_tail[WRAPPER_TAIL_SIZE];
-  TerrainDat1Compression  compression;
-
-  guint32                 asset_type;
-  guint32                 declared_size;
-  guint16                 n_sections;
-  guint16                 n_extra;
-  Dat1Section            *sections;      /* in section-table order */
-  gsize                   extra_offset;
-  gsize                   strings_offset;
-  gsize                   strings_end;
-} TerrainDat1Private;
-
 G_DEFINE_TYPE_WITH_PRIVATE (TerrainDat1, terrain_dat1, TERRAIN_TYPE_DOCUMENT)
 
-static const char *
-image_name (TerrainDat1Private *priv,
-            const char         *plain,
-            const char         *decompressed)
+TerrainDat1Private *
+dat1_get_private (TerrainDat1 *self)
 {
-  return priv->compression == TERRAIN_DAT1_COMPRESSION_LZ4 ? decompressed : plain;
+  return terrain_dat1_get_instance_private (self);
 }
 
 static Dat1Section *
@@ -94,18 +39,6 @@ find_section (TerrainDat1Private *priv,
     if (priv->sections[i].tag == tag)
       return &priv->sections[i];
   return NULL;
-}
-
-static gboolean
-section_changed (const Dat1Section *section)
-{
-  return section->owned != NULL;
-}
-
-static gsize
-align_up (gsize value)
-{
-  return (value + TERRAIN_DAT1_ALIGNMENT - 1) & ~(gsize) (TERRAIN_DAT1_ALIGNMENT - 1);
 }
 
 static gint
@@ -120,9 +53,9 @@ compare_offsets (gconstpointer a,
 }
 
 /* Fills @order with the section indices in file order. */
-static void
-sort_by_offset (TerrainDat1Private *priv,
-                guint              *order)
+void
+dat1_sort_by_offset (TerrainDat1Private *priv,
+                     guint              *order)
 {
   for (guint i = 0; i < priv->n_sections; i++)
     order[i] = i;
@@ -513,8 +446,8 @@ read_container (TerrainDat1          *self,
                        priv->n_sections, priv->n_extra, image.base + OFF_SECTION_COUNT,
                        image.base + OFF_EXTRA_COUNT);
 
-    image.section = image_name (priv, "DAT1 section table",
-                                "DAT1 section table (in the LZ4-decompressed image)");
+    image.section = dat1_image_name (priv, "DAT1 section table",
+                                     "DAT1 section table (in the LZ4-decompressed image)");
     if (!terrain_reader_check_span (&image, TERRAIN_DAT1_HEADER_SIZE, table_size, what, error))
       return FALSE;
   }
@@ -578,7 +511,7 @@ read_container (TerrainDat1          *self,
 
   /* No two sections may share a byte. */
   order = g_new (guint, MAX (priv->n_sections, 1));
-  sort_by_offset (priv, order);
+  dat1_sort_by_offset (priv, order);
   {
     guint64 reach = 0;
     gint last = -1;
@@ -835,7 +768,7 @@ terrain_dat1_get_section_data (TerrainDat1 *self,
   section = find_section (priv, tag);
   if (section == NULL)
     return NULL;
-  if (section_changed (section))
+  if (dat1_section_changed (section))
     return g_bytes_new (section->data, section->data_size);
   return g_bytes_new_from_bytes (priv->image, section->offset, section->size);
 }
@@ -1068,572 +1001,23 @@ terrain_dat1_get_string (TerrainDat1 *self,
   return (const char *) data;
 }
 
-/* Writing */
-
-static gboolean
-any_section_changed (TerrainDat1Private *priv,
-                     gboolean           *resized)
-{
-  gboolean changed = FALSE;
-
-  *resized = FALSE;
-  for (guint i = 0; i < priv->n_sections; i++)
-    if (section_changed (&priv->sections[i]))
-      {
-        changed = TRUE;
-        if (priv->sections[i].data_size != priv->sections[i].size)
-          *resized = TRUE;
-      }
-  return changed;
-}
-
-/* Lays the sections out anew after the first one that changed size: those
- * before it keep their offsets (and the bytes between them), later ones follow
- * at the next 16-byte boundary. The tables, extra entries and string block
- * keep their bytes; the bytes after the last section are kept too. */
-static GBytes *
-relayout_image (TerrainDat1Private  *priv,
-                GError             **error)
-{
-  TerrainWriter writer;
-  g_autofree guint *order = g_new (guint, MAX (priv->n_sections, 1));
-  g_autofree guint32 *new_offsets = g_new0 (guint32, MAX (priv->n_sections, 1));
-  gsize cursor = priv->strings_end, old_end = priv->strings_end;
-  gboolean shifted = FALSE;
-  GBytes *image;
-
-  sort_by_offset (priv, order);
-
-  terrain_writer_init (&writer, priv->image_size);
-  terrain_writer_put_bytes (&writer, priv->image_data, priv->strings_end);
-
-  for (guint k = 0; k < priv->n_sections; k++)
-    {
-      Dat1Section *section = &priv->sections[order[k]];
-      gsize offset;
-
-      if (section->size == 0 && section->data_size == 0 && section->offset < priv->strings_end)
-        {
-          /* An empty section addressed inside the tables stays where it is. */
-          new_offsets[order[k]] = section->offset;
-          continue;
-        }
-
-      if (!shifted && section->offset >= cursor)
-        {
-          /* Keep the original position and the bytes of the gap before it. */
-          terrain_writer_put_bytes (&writer, priv->image_data + cursor, section->offset - cursor);
-          offset = section->offset;
-        }
-      else
-        {
-          offset = align_up (cursor);
-          terrain_writer_put_zeros (&writer, offset - cursor);
-        }
-
-      new_offsets[order[k]] = (guint32) MIN (offset, G_MAXUINT32);
-      terrain_writer_put_bytes (&writer, section->data, section->data_size);
-      cursor = offset + section->data_size;
-      old_end = MAX (old_end, (gsize) section->offset + section->size);
-      if (section->data_size != section->size)
-        shifted = TRUE;
-    }
-
-  /* Bytes after the last section, as read. */
-  if (old_end < priv->image_size)
-    terrain_writer_put_bytes (&writer, priv->image_data + old_end, priv->image_size - old_end);
-
-  for (guint i = 0; i < priv->n_sections; i++)
-    {
-      const Dat1Section *section = &priv->sections[i];
-
-      terrain_writer_patch_u32 (&writer, section->entry_offset + 4, new_offsets[i]);
-      terrain_writer_patch_u32 (&writer, section->entry_offset + 8, (guint32) section->data_size);
-    }
-  if (priv->declared_size == priv->image_size)
-    terrain_writer_patch_u32 (&writer, OFF_TOTAL_SIZE,
-                              (guint32) MIN (terrain_writer_tell (&writer), G_MAXUINT32));
-
-  image = terrain_writer_finish (&writer, error);
-  return image;
-}
-
-/* The DAT1 image with the current section contents. */
-static GBytes *
-current_image (TerrainDat1Private  *priv,
-               GError             **error)
-{
-  gboolean resized;
-  guint8 *copy;
-
-  if (!any_section_changed (priv, &resized))
-    return g_bytes_ref (priv->image);
-  if (resized)
-    return relayout_image (priv, error);
-
-  copy = g_memdup2 (priv->image_data, MAX (priv->image_size, 1));
-  for (guint i = 0; i < priv->n_sections; i++)
-    {
-      const Dat1Section *section = &priv->sections[i];
-
-      if (section_changed (section) && section->data_size > 0)
-        memcpy (copy + section->offset, section->data, section->data_size);
-    }
-  return g_bytes_new_take (copy, priv->image_size);
-}
-
-/**
- * terrain_dat1_get_image:
- * @self: a #TerrainDat1
- * @error: return location for a #GError
- *
- * Returns the DAT1 image (uncompressed, without wrapper) with the current
- * section contents: the bytes read when nothing was edited.
- *
- * Returns: (transfer full) (nullable): the image, or %NULL with
- *   %TERRAIN_ERROR_LIMIT_EXCEEDED when it would exceed 4 GiB
- */
-GBytes *
-terrain_dat1_get_image (TerrainDat1  *self,
-                        GError      **error)
-{
-  g_return_val_if_fail (TERRAIN_IS_DAT1 (self), NULL);
-
-  return current_image (terrain_dat1_get_instance_private (self), error);
-}
-
-/**
- * terrain_dat1_save_to_bytes_full:
- * @self: a #TerrainDat1
- * @mode: how to store the DAT1 image
- * @error: return location for a #GError
- *
- * Serialises the asset. With %TERRAIN_DAT1_WRITE_STORE an unedited asset
- * gives back exactly the bytes read (the original LZ4 block included); an
- * edited one changes only the bytes of the edited sections in the DAT1 image
- * (or lays the sections after a resized one out anew) and is re-compressed
- * when the source was. The wrapper is kept; its size word follows the image
- * size when it matched it in the source.
- *
- * Returns: (transfer full) (nullable): the file's contents, or %NULL with a
- *   %TERRAIN_ERROR set
- */
-GBytes *
-terrain_dat1_save_to_bytes_full (TerrainDat1           *self,
-                                 TerrainDat1WriteMode   mode,
-                                 GError               **error)
-{
-  TerrainDat1Private *priv = terrain_dat1_get_instance_private (self);
-  g_autoptr(GBytes) image = NULL;
-  g_autoptr(GBytes) body = NULL;
-  GBytes *source;
-  TerrainWriter writer;
-  gboolean resized;
-  gsize image_size;
-
-  g_return_val_if_fail (TERRAIN_IS_DAT1 (self), NULL);
-
-  source = terrain_document_get_source_bytes (TERRAIN_DOCUMENT (self));
-  if (mode == TERRAIN_DAT1_WRITE_STORE && !any_section_changed (priv, &resized))
-    return g_bytes_ref (source);
-
-  image = current_image (priv, error);
-  if (image == NULL)
-    return NULL;
-
-  /* Edits that restore the bytes read keep the original file, compressed
-   * block included. */
-  if (mode == TERRAIN_DAT1_WRITE_STORE && g_bytes_equal (image, priv->image))
-    return g_bytes_ref (source);
-
-  if (priv->compression == TERRAIN_DAT1_COMPRESSION_LZ4 && mode != TERRAIN_DAT1_WRITE_UNCOMPRESSED)
-    body = terrain_dat1_compress_lz4 (image, error);
-  else
-    body = g_bytes_ref (image);
-  if (body == NULL)
-    return NULL;
-
-  image_size = g_bytes_get_size (image);
-  terrain_writer_init (&writer, g_bytes_get_size (body) + TERRAIN_DAT1_WRAPPER_SIZE);
-  if (priv->has_wrapper)
-    {
-      guint32 size = priv->wrapper_size;
-
-      if (priv->wrapper_size == priv->image_size)
-        size = (guint32) MIN (image_size, G_MAXUINT32);
-      terrain_writer_put_u32 (&writer, priv->wrapper_magic);
-      terrain_writer_put_u32 (&writer, size);
-      terrain_writer_put_bytes (&writer, priv->wrapper_tail, WRAPPER_TAIL_SIZE);
-    }
-  terrain_writer_put_bytes (&writer, g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-
-  return terrain_writer_finish (&writer, error);
-}
-
-static gint
-compare_tags (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  const guint32 *tags = user_data;
-  guint32 ta = tags[*(const guint *) a], tb = tags[*(const guint *) b];
-
-  return ta < tb ? -1 : ta > tb ? 1 : 0;
-}
-
-/**
- * terrain_dat1_build_image:
- * @asset_type: the asset type word
- * @n_sections: number of sections
- * @tags: (array length=n_sections): the section tags
- * @data: (array length=n_sections): the section contents
- * @extra_entries: (nullable): extra entries, a multiple of 8 bytes
- * @strings: (nullable): the string block (NUL-terminated strings); sections
- *   address a string by its offset from the DAT1 start, which is
- *   16 + 12 × @n_sections + the size of @extra_entries + its offset in @strings
- * @error: return location for a #GError
- *
- * Writes a new DAT1 image the way the game's writers do (field-notes.md):
- * the header, the section table sorted by tag, the extra entries, the string
- * block, then the section data in tag order, each section at a 16-byte
- * boundary from the DAT1 start, the gaps zero-filled.
- *
- * Returns: (transfer full) (nullable): the image, or %NULL with
- *   %TERRAIN_ERROR_INVALID_VALUE for a repeated tag, too many sections or extra
- *   entries or a partial extra entry, or %TERRAIN_ERROR_LIMIT_EXCEEDED beyond
- *   4 GiB
- */
-GBytes *
-terrain_dat1_build_image (guint32          asset_type,
-                          guint            n_sections,
-                          const guint32   *tags,
-                          GBytes * const  *data,
-                          GBytes          *extra_entries,
-                          GBytes          *strings,
-                          GError         **error)
-{
-  TerrainWriter writer;
-  g_autofree guint *order = NULL;
-  gsize extra_size = extra_entries != NULL ? g_bytes_get_size (extra_entries) : 0;
-  gsize strings_size = strings != NULL ? g_bytes_get_size (strings) : 0;
-  gsize table_end, offset;
-
-  g_return_val_if_fail (n_sections == 0 || (tags != NULL && data != NULL), NULL);
-
-  if (n_sections > G_MAXUINT16 || extra_size % TERRAIN_DAT1_EXTRA_ENTRY_SIZE != 0 ||
-      extra_size / TERRAIN_DAT1_EXTRA_ENTRY_SIZE > G_MAXUINT16)
-    {
-      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                   "DAT1: cannot write %u sections and %" G_GSIZE_FORMAT " bytes of extra "
-                   "entries (at most 65535 of each, extra entries 8 bytes each)",
-                   n_sections, extra_size);
-      return NULL;
-    }
-
-  order = g_new (guint, MAX (n_sections, 1));
-  for (guint i = 0; i < n_sections; i++)
-    order[i] = i;
-  g_qsort_with_data (order, n_sections, sizeof order[0], compare_tags, (gpointer) tags);
-  for (guint i = 1; i < n_sections; i++)
-    if (tags[order[i]] == tags[order[i - 1]])
-      {
-        g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
-                     "DAT1: section tag 0x%08X is given twice", tags[order[i]]);
-        return NULL;
-      }
-
-  table_end = TERRAIN_DAT1_HEADER_SIZE + (gsize) n_sections * TERRAIN_DAT1_SECTION_ENTRY_SIZE +
-              extra_size;
-
-  terrain_writer_init (&writer, table_end + strings_size);
-  terrain_writer_put_u32 (&writer, TERRAIN_DAT1_MAGIC);
-  terrain_writer_put_u32 (&writer, asset_type);
-  terrain_writer_put_u32 (&writer, 0); /* total size, patched below */
-  terrain_writer_put_u16 (&writer, (guint16) n_sections);
-  terrain_writer_put_u16 (&writer, (guint16) (extra_size / TERRAIN_DAT1_EXTRA_ENTRY_SIZE));
-
-  offset = align_up (table_end + strings_size);
-  for (guint i = 0; i < n_sections; i++)
-    {
-      gsize size = g_bytes_get_size (data[order[i]]);
-
-      terrain_writer_put_u32 (&writer, tags[order[i]]);
-      terrain_writer_put_u32 (&writer, (guint32) MIN (offset, G_MAXUINT32));
-      terrain_writer_put_u32 (&writer, (guint32) MIN (size, G_MAXUINT32));
-      if (size > G_MAXUINT32 || offset > G_MAXUINT32)
-        writer.overflow = TRUE;
-      offset = align_up (offset + size);
-    }
-  if (extra_size > 0)
-    terrain_writer_put_bytes (&writer, g_bytes_get_data (extra_entries, NULL), extra_size);
-  if (strings_size > 0)
-    terrain_writer_put_bytes (&writer, g_bytes_get_data (strings, NULL), strings_size);
-
-  for (guint i = 0; i < n_sections; i++)
-    {
-      gsize size = g_bytes_get_size (data[order[i]]);
-
-      terrain_writer_put_zeros (&writer, align_up (terrain_writer_tell (&writer)) -
-                                         terrain_writer_tell (&writer));
-      terrain_writer_put_bytes (&writer, g_bytes_get_data (data[order[i]], NULL), size);
-    }
-  terrain_writer_patch_u32 (&writer, OFF_TOTAL_SIZE,
-                            (guint32) MIN (terrain_writer_tell (&writer), G_MAXUINT32));
-
-  return terrain_writer_finish (&writer, error);
-}
-
 /* TerrainDocument */
-
-static GBytes *
-terrain_dat1_save_to_bytes (TerrainDocument  *document,
-                            GError          **error)
-{
-  return terrain_dat1_save_to_bytes_full (TERRAIN_DAT1 (document), TERRAIN_DAT1_WRITE_STORE,
-                                          error);
-}
-
-static void
-add_hex (JsonBuilder *builder,
-         const char  *name,
-         guint32      value)
-{
-  g_autofree char *hex = g_strdup_printf ("0x%08X", value);
-
-  json_builder_set_member_name (builder, name);
-  json_builder_add_string_value (builder, hex);
-}
 
 static JsonNode *
 terrain_dat1_describe (TerrainDocument *document)
 {
-  TerrainDat1 *self = TERRAIN_DAT1 (document);
-  TerrainDat1Private *priv = terrain_dat1_get_instance_private (self);
   g_autoptr(JsonNode) base =
     TERRAIN_DOCUMENT_CLASS (terrain_dat1_parent_class)->describe (document);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  JsonObject *object = json_node_get_object (base);
-  g_autoptr(GList) members = json_object_get_members (object);
-  guint n_strings = 0;
-  gsize pos;
 
-  json_builder_begin_object (builder);
-  for (const GList *l = members; l != NULL; l = l->next)
-    {
-      json_builder_set_member_name (builder, l->data);
-      json_builder_add_value (builder, json_node_copy (json_object_get_member (object, l->data)));
-    }
-
-  add_hex (builder, "asset_type", priv->asset_type);
-  json_builder_set_member_name (builder, "compression");
-  json_builder_add_string_value (builder, priv->compression == TERRAIN_DAT1_COMPRESSION_LZ4
-                                            ? "lz4" : "none");
-  json_builder_set_member_name (builder, "wrapper");
-  if (priv->has_wrapper)
-    {
-      gboolean zero_tail = TRUE;
-
-      for (guint i = 0; i < WRAPPER_TAIL_SIZE; i++)
-        zero_tail = zero_tail && priv->wrapper_tail[i] == 0;
-      json_builder_begin_object (builder);
-      add_hex (builder, "magic", priv->wrapper_magic);
-      json_builder_set_member_name (builder, "size");
-      json_builder_add_int_value (builder, priv->wrapper_size);
-      json_builder_set_member_name (builder, "zero_tail");
-      json_builder_add_boolean_value (builder, zero_tail);
-      json_builder_end_object (builder);
-    }
-  else
-    json_builder_add_null_value (builder);
-  json_builder_set_member_name (builder, "dat1_size");
-  json_builder_add_int_value (builder, priv->image_size);
-  json_builder_set_member_name (builder, "declared_size");
-  json_builder_add_int_value (builder, priv->declared_size);
-
-  json_builder_set_member_name (builder, "sections");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < priv->n_sections; i++)
-    {
-      const Dat1Section *section = &priv->sections[i];
-      const char *name = terrain_dat1_get_section_name (self, section->tag);
-
-      json_builder_begin_object (builder);
-      add_hex (builder, "tag", section->tag);
-      json_builder_set_member_name (builder, "name");
-      if (name != NULL)
-        json_builder_add_string_value (builder, name);
-      else
-        json_builder_add_null_value (builder);
-      json_builder_set_member_name (builder, "offset");
-      json_builder_add_int_value (builder, section->offset);
-      json_builder_set_member_name (builder, "size");
-      json_builder_add_int_value (builder, section->data_size);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-
-  json_builder_set_member_name (builder, "extra_entries");
-  json_builder_add_int_value (builder, priv->n_extra);
-
-  json_builder_set_member_name (builder, "strings");
-  json_builder_begin_array (builder);
-  for (pos = priv->strings_offset; pos < priv->strings_end && n_strings < MAX_DESCRIBED_STRINGS;)
-    {
-      const char *s = terrain_dat1_get_string (self, (guint32) pos);
-
-      if (s == NULL)
-        break;
-      if (*s != '\0')
-        {
-          g_autofree char *valid = g_utf8_make_valid (s, -1);
-
-          json_builder_add_string_value (builder, valid);
-          n_strings++;
-        }
-      pos += strlen (s) + 1;
-    }
-  json_builder_end_array (builder);
-
-  json_builder_end_object (builder);
-  return json_builder_get_root (builder);
-}
-
-/* Names the part of the DAT1 image holding @offset. */
-static char *
-describe_image_offset (TerrainDat1 *self,
-                       gsize        offset)
-{
-  TerrainDat1Private *priv = terrain_dat1_get_instance_private (self);
-  static const char * const header_fields[] = {
-    "magic", "magic", "magic", "magic",
-    "asset type", "asset type", "asset type", "asset type",
-    "total size", "total size", "total size", "total size",
-    "section count", "section count", "extra-entry count", "extra-entry count",
-  };
-
-  if (offset < TERRAIN_DAT1_HEADER_SIZE)
-    return g_strdup_printf ("DAT1 header, %s", header_fields[offset]);
-
-  if (offset < priv->extra_offset)
-    {
-      guint index = (guint) ((offset - TERRAIN_DAT1_HEADER_SIZE) /
-                             TERRAIN_DAT1_SECTION_ENTRY_SIZE);
-      const char *name = terrain_dat1_get_section_name (self, priv->sections[index].tag);
-
-      return g_strdup_printf ("DAT1 section table, entry %u (tag 0x%08X%s%s)", index,
-                              priv->sections[index].tag, name != NULL ? ", " : "",
-                              name != NULL ? name : "");
-    }
-
-  if (offset < priv->strings_offset)
-    return g_strdup_printf ("DAT1 extra entry %" G_GSIZE_FORMAT,
-                            (offset - priv->extra_offset) / TERRAIN_DAT1_EXTRA_ENTRY_SIZE);
-
-  if (offset < priv->strings_end)
-    return g_strdup ("DAT1 string block");
-
-  for (guint i = 0; i < priv->n_sections; i++)
-    {
-      const Dat1Section *section = &priv->sections[i];
-      TerrainDat1Class *klass = TERRAIN_DAT1_GET_CLASS (self);
-      const char *name;
-      g_autofree char *record = NULL;
-
-      if (offset < section->offset || offset - section->offset >= section->size)
-        continue;
-
-      name = terrain_dat1_get_section_name (self, section->tag);
-      if (klass->describe_section_offset != NULL)
-        record = klass->describe_section_offset (self, section->tag, offset - section->offset);
-      return g_strdup_printf ("section 0x%08X%s%s%s%s", section->tag,
-                              name != NULL ? " (" : "", name != NULL ? name : "",
-                              name != NULL ? ")" : "",
-                              record != NULL ? record : "");
-    }
-
-  if (offset < priv->image_size)
-    return g_strdup ("DAT1 padding between sections");
-  return NULL;
-}
-
-static char *
-terrain_dat1_describe_offset (TerrainDocument *document,
-                              gsize            offset)
-{
-  TerrainDat1 *self = TERRAIN_DAT1 (document);
-  TerrainDat1Private *priv = terrain_dat1_get_instance_private (self);
-
-  if (priv->has_wrapper && offset < TERRAIN_DAT1_WRAPPER_SIZE)
-    return g_strdup_printf ("DAT1 wrapper, %s",
-                            offset < 4 ? "asset type magic" : offset < 8 ? "size" : "tail");
-  if (offset < priv->body_offset)
-    return NULL;
-  if (priv->compression == TERRAIN_DAT1_COMPRESSION_LZ4)
-    return g_strdup_printf ("LZ4 block (the compressed DAT1 image, %" G_GSIZE_FORMAT
-                            " bytes from byte offset %" G_GSIZE_FORMAT ")",
-                            priv->body_size, priv->body_offset);
-  return describe_image_offset (self, offset - priv->body_offset);
+  return dat1_describe (TERRAIN_DAT1 (document), base);
 }
 
 static GPtrArray *
 terrain_dat1_validate (TerrainDocument *document)
 {
-  TerrainDat1 *self = TERRAIN_DAT1 (document);
-  TerrainDat1Private *priv = terrain_dat1_get_instance_private (self);
   GPtrArray *issues = TERRAIN_DOCUMENT_CLASS (terrain_dat1_parent_class)->validate (document);
-  goffset base = priv->compression == TERRAIN_DAT1_COMPRESSION_NONE ? (goffset) priv->body_offset
-                                                                     : 0;
-  const char *header = image_name (priv, "DAT1 header", "DAT1 header (decompressed image)");
-  const char *table = image_name (priv, "DAT1 section table",
-                                  "DAT1 section table (decompressed image)");
 
-  if (priv->has_wrapper && priv->wrapper_size != priv->image_size)
-    g_ptr_array_add (issues,
-                     terrain_issue_new (TERRAIN_SEVERITY_WARNING, "DAT1 wrapper", 4, -1,
-                                        "the wrapper's size word is %u, the DAT1 image is %"
-                                        G_GSIZE_FORMAT " bytes",
-                                        priv->wrapper_size, priv->image_size));
-  if (priv->has_wrapper && priv->wrapper_magic != priv->asset_type)
-    g_ptr_array_add (issues,
-                     terrain_issue_new (TERRAIN_SEVERITY_INFO, "DAT1 wrapper", 0, -1,
-                                        "the wrapper's type magic 0x%08X differs from the DAT1 "
-                                        "asset type 0x%08X",
-                                        priv->wrapper_magic, priv->asset_type));
-
-  if (priv->declared_size != priv->image_size)
-    g_ptr_array_add (issues,
-                     terrain_issue_new (TERRAIN_SEVERITY_WARNING, header, base + OFF_TOTAL_SIZE,
-                                        -1,
-                                        "the total size field says %u bytes, the DAT1 image is %"
-                                        G_GSIZE_FORMAT " (the bytes after it are kept)",
-                                        priv->declared_size, priv->image_size));
-
-  if (priv->n_sections == 0)
-    g_ptr_array_add (issues,
-                     terrain_issue_new (TERRAIN_SEVERITY_WARNING, header,
-                                        base + OFF_SECTION_COUNT, -1,
-                                        "the section count is 0: the asset holds no sections, "
-                                        "so the game has nothing to load from it"));
-
-  for (guint i = 0; i < priv->n_sections; i++)
-    {
-      const Dat1Section *section = &priv->sections[i];
-
-      if (i > 0 && section->tag < priv->sections[i - 1].tag)
-        g_ptr_array_add (issues,
-                         terrain_issue_new (TERRAIN_SEVERITY_WARNING, table,
-                                            base + section->entry_offset, i,
-                                            "tag 0x%08X follows 0x%08X: the table is not sorted "
-                                            "by tag as the game's writers sort it",
-                                            section->tag, priv->sections[i - 1].tag));
-      if (section->size > 0 && section->offset % TERRAIN_DAT1_ALIGNMENT != 0)
-        g_ptr_array_add (issues,
-                         terrain_issue_new (TERRAIN_SEVERITY_INFO, table,
-                                            base + section->entry_offset + 4, i,
-                                            "section 0x%08X starts at byte offset %u, not on "
-                                            "a 16-byte boundary", section->tag, section->offset));
-    }
-
+  dat1_add_issues (TERRAIN_DAT1 (document), issues);
   return issues;
 }
 
@@ -1662,9 +1046,9 @@ terrain_dat1_class_init (TerrainDat1Class *klass)
 
   object_class->finalize = terrain_dat1_finalize;
 
-  document_class->save_to_bytes = terrain_dat1_save_to_bytes;
+  document_class->save_to_bytes = dat1_save_to_bytes;
   document_class->describe = terrain_dat1_describe;
-  document_class->describe_offset = terrain_dat1_describe_offset;
+  document_class->describe_offset = dat1_describe_offset;
   document_class->validate = terrain_dat1_validate;
   document_class->parse = terrain_dat1_parse_document;
   document_class->format = TERRAIN_FORMAT_DAT1;

@@ -62,6 +62,7 @@ struct _TerrainOtaEdit
   gboolean created_special;
   guint special_index;      /* index of the created [specialK] in [specials] */
   char *old_x, *old_z;
+  char *report;             /* what the last apply did */
 };
 
 G_DEFINE_FINAL_TYPE (TerrainOtaEdit, terrain_ota_edit, TERRAIN_TYPE_COMMAND)
@@ -90,8 +91,19 @@ apply_set_value (TerrainOtaEdit  *self,
   old = terrain_tdf_section_get_value (section, self->key);
   g_free (self->old_value);
   self->old_value = g_strdup (old);
-  return terrain_tdf_document_set_value (TERRAIN_TDF_DOCUMENT (self->ota), section, self->key,
-                                         self->value, error);
+  if (!terrain_tdf_document_set_value (TERRAIN_TDF_DOCUMENT (self->ota), section, self->key,
+                                       self->value, error))
+    return FALSE;
+  g_free (self->report);
+  if (self->block != NULL)
+    self->report = g_strdup_printf ("%s/%s: %s -> %s", self->block, self->key,
+                                    self->old_value != NULL ? self->old_value : "(new)",
+                                    self->value);
+  else
+    self->report = g_strdup_printf ("%s: %s -> %s", self->key,
+                                    self->old_value != NULL ? self->old_value : "(new)",
+                                    self->value);
+  return TRUE;
 }
 
 static void
@@ -112,6 +124,8 @@ apply_start_position (TerrainOtaEdit  *self,
 {
   TerrainTdfSection *schema = terrain_ota_file_get_schema (self->ota, self->schema);
   TerrainTdfSection *specials, *special;
+  gint old_x = 0, old_z = 0;
+  gboolean existed;
 
   g_clear_pointer (&self->old_x, g_free);
   g_clear_pointer (&self->old_z, g_free);
@@ -130,9 +144,20 @@ apply_start_position (TerrainOtaEdit  *self,
           self->old_z = g_strdup (terrain_tdf_section_get_value (special, "ZPos"));
         }
     }
+  existed = terrain_ota_file_get_start_position (self->ota, self->schema, self->player, &old_x,
+                                                 &old_z);
   /* The file's own checks (schema and player in range). */
-  return terrain_ota_file_set_start_position (self->ota, self->schema, self->player, self->x, self->z,
-                                              error);
+  if (!terrain_ota_file_set_start_position (self->ota, self->schema, self->player, self->x,
+                                            self->z, error))
+    return FALSE;
+  g_free (self->report);
+  if (existed)
+    self->report = g_strdup_printf ("Schema %u StartPos%u: %d,%d -> %d,%d", self->schema,
+                                    self->player, old_x, old_z, self->x, self->z);
+  else
+    self->report = g_strdup_printf ("Schema %u StartPos%u: (new) -> %d,%d", self->schema,
+                                    self->player, self->x, self->z);
+  return TRUE;
 }
 
 static gboolean
@@ -235,6 +260,7 @@ terrain_ota_edit_finalize (GObject *object)
   g_free (self->old_value);
   g_free (self->old_x);
   g_free (self->old_z);
+  g_free (self->report);
 
   G_OBJECT_CLASS (terrain_ota_edit_parent_class)->finalize (object);
 }
@@ -355,4 +381,24 @@ terrain_ota_edit_get_ota (TerrainOtaEdit *self)
 {
   g_return_val_if_fail (TERRAIN_IS_OTA_EDIT (self), NULL);
   return self->ota;
+}
+
+/**
+ * terrain_ota_edit_get_report:
+ * @self: a #TerrainOtaEdit
+ *
+ * Says what the edit did when it was last applied: the key (with its
+ * block path, when given) and its old and new value, `planet: Moon ->
+ * Mars`, or the start position's old and new place, `Schema 0 StartPos2:
+ * 512,768 -> 600,700`; `(new)` stands for a key or start position the
+ * file did not have. An edit that merged a later one keeps the report of
+ * its own apply.
+ *
+ * Returns: (nullable): the report, or %NULL before the edit was applied
+ */
+const char *
+terrain_ota_edit_get_report (TerrainOtaEdit *self)
+{
+  g_return_val_if_fail (TERRAIN_IS_OTA_EDIT (self), NULL);
+  return self->report;
 }

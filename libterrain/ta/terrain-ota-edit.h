@@ -32,5 +32,7 @@ TerrainCommand *terrain_ota_edit_new_set_start_position (TerrainOtaFile *ota,
                                                          gint            z);
 TERRAIN_AVAILABLE_IN_ALL
 TerrainOtaFile *terrain_ota_edit_get_ota                (TerrainOtaEdit *self);
+TERRAIN_AVAILABLE_IN_ALL
+const char     *terrain_ota_edit_get_report             (TerrainOtaEdit *self);
 
 G_END_DECLS
