@@ -1,7 +1,8 @@
 /* terrain-editor-map-view-private.h
  *
  * The map view's instance structure and what its files share:
- * terrain-editor-map-view.c (the picture, scrolling, input, the class),
+ * terrain-editor-map-view.c (the picture, drawing, the class), -input.c
+ * (scrolling, zoom, pointer input),
  * -overlays.c (the Cairo overlays in map cell units), -sprites.c (features
  * drawn as their GAF sprites), -contours.c (height contours), -placement.c (where a feature would go)
  * and -selection.c (the selected feature).
@@ -14,6 +15,11 @@
 #include "terrain-editor-map-view.h"
 
 G_BEGIN_DECLS
+
+#define MIN_ZOOM (1.0 / 64.0)
+/* At most this many screen pixels a cell (a map pixel for pictures other
+ * than TNT maps), whatever the picture's pixels a cell. */
+#define MAX_ZOOM 256.0
 
 typedef struct _MapViewSprite MapViewSprite;
 
@@ -171,6 +177,29 @@ void map_view_snapshot_contours    (TerrainEditorMapView *self,
                                     TerrainTntMap        *map,
                                     double                h,
                                     double                v);
+
+/* terrain-editor-map-view.c: notify the zoom property; emit cell-event
+ * (map cell units). */
+void     map_view_notify_zoom         (TerrainEditorMapView  *self);
+void     map_view_signal_cell_event   (TerrainEditorMapView  *self,
+                                       TerrainEditorMapPhase  phase,
+                                       double                 x,
+                                       double                 y,
+                                       guint                  button,
+                                       GdkModifierType        state);
+
+/* terrain-editor-map-view-input.c: the adjustments (set, sized to the
+ * map at the zoom, their values), fitting the zoom (FALSE before the first
+ * allocation), and the input controllers. */
+void     map_view_update_adjustments  (TerrainEditorMapView  *self);
+gboolean map_view_apply_fit           (TerrainEditorMapView  *self);
+double   map_view_hvalue              (TerrainEditorMapView  *self);
+double   map_view_vvalue              (TerrainEditorMapView  *self);
+void     map_view_set_adjustment      (TerrainEditorMapView  *self,
+                                       GtkAdjustment        **slot,
+                                       GtkAdjustment         *adjustment);
+void     map_view_on_adjustment_changed (TerrainEditorMapView *self);
+void     map_view_init_input          (TerrainEditorMapView  *self);
 
 /* terrain-editor-map-view-placement.c */
 void map_view_draw_placement       (TerrainEditorMapView *self,

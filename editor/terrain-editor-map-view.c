@@ -11,6 +11,11 @@
  * tab covers, placed on the picture as the library draws it (the root
  * texture tile, or the height grid).
  *
+ * This file holds the picture, drawing, the setters and the class;
+ * scrolling, zoom and pointer input are in terrain-editor-map-view-input.c,
+ * the overlays in -overlays.c, -sprites.c, -contours.c, -placement.c and
+ * -selection.c (terrain-editor-map-view-private.h).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -24,10 +29,6 @@
 
 #define MAX_TEXTURE_SIDE 4096
 #define MIN_TEXTURE_SIDE 512
-#define MIN_ZOOM (1.0 / 64.0)
-/* At most this many screen pixels a cell (a map pixel for pictures other
- * than TNT maps), whatever the picture's pixels a cell. */
-#define MAX_ZOOM 256.0
 /* TNT maps of at least this many cells (16 x 16 pixels each) have their
  * picture made in a worker thread: the minimap stands in meanwhile. */
 #define THREAD_RENDER_CELLS (256 * 256)
@@ -65,6 +66,23 @@ static TerrainTntMap *
 get_tnt (TerrainEditorMapView *self)
 {
   return TERRAIN_IS_TNT_MAP (self->document) ? TERRAIN_TNT_MAP (self->document) : NULL;
+}
+
+void
+map_view_notify_zoom (TerrainEditorMapView *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+}
+
+void
+map_view_signal_cell_event (TerrainEditorMapView  *self,
+                            TerrainEditorMapPhase  phase,
+                            double                 x,
+                            double                 y,
+                            guint                  button,
+                            GdkModifierType        state)
+{
+  g_signal_emit (self, signals[CELL_EVENT], 0, phase, x, y, button, state);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -196,11 +214,6 @@ map_view_ensure_features (TerrainEditorMapView *self)
         g_hash_table_add (self->overlapping, GUINT_TO_POINTER (((guint) y << 16) | (guint) x));
     }
 }
-
-static void
-update_adjustments (TerrainEditorMapView *self);
-static gboolean
-apply_fit (TerrainEditorMapView *self);
 
 /* Whether a render or export failed only because the format has no such
  * picture. */
@@ -502,9 +515,9 @@ atlas_show_picture (TerrainEditorMapView *self,
     terrain_editor_atlas_get_terrain_box (TERRAIN_ATLAS_FILE (self->document), &self->atlas_extent) &&
     self->atlas_extent.max[0] > self->atlas_extent.min[0] &&
     self->atlas_extent.max[1] > self->atlas_extent.min[1];
-  update_adjustments (self);
+  map_view_update_adjustments (self);
   if (self->fit_pending)
-    self->fit_pending = !apply_fit (self);
+    self->fit_pending = !map_view_apply_fit (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -712,7 +725,7 @@ rerender (TerrainEditorMapView *self)
     self->cell_pixels = (double) width / terrain_tnt_map_get_width (get_tnt (self));
 
 out:
-  update_adjustments (self);
+  map_view_update_adjustments (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -745,187 +758,6 @@ on_cells_changed (TerrainEditorMapView *self)
   if (self->palette == NULL)
     queue_rerender (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* ------------------------------------------------------------------------ */
-/* Scrolling and zoom                                                       */
-
-static void
-configure_adjustment (GtkAdjustment *adjustment,
-                      double         content,
-                      double         page)
-{
-  double value;
-
-  if (adjustment == NULL)
-    return;
-
-  value = gtk_adjustment_get_value (adjustment);
-  if (content < page)
-    value = -(page - content) / 2; /* centre a small map */
-  else
-    value = CLAMP (value, 0, content - page);
-  gtk_adjustment_configure (adjustment, value, MIN (0, -(page - content) / 2),
-                            MAX (content, page), page * 0.1, page * 0.9, page);
-}
-
-static void
-update_adjustments (TerrainEditorMapView *self)
-{
-  int width = gtk_widget_get_width (GTK_WIDGET (self));
-  int height = gtk_widget_get_height (GTK_WIDGET (self));
-
-  configure_adjustment (self->hadjustment, self->map_width * self->zoom, width);
-  configure_adjustment (self->vadjustment, self->map_height * self->zoom, height);
-}
-
-static double
-hvalue (TerrainEditorMapView *self)
-{
-  return self->hadjustment != NULL ? gtk_adjustment_get_value (self->hadjustment) : 0;
-}
-
-static double
-vvalue (TerrainEditorMapView *self)
-{
-  return self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
-}
-
-/**
- * terrain_editor_map_view_cell_at:
- * @self: a map view
- * @wx: widget X, pixels
- * @wy: widget Y, pixels
- * @x: (out): map X under the point, cell units (fractional)
- * @y: (out): map Y under the point, cell units
- *
- * The map position drawn at a point of the view, whatever the picture
- * (16 pixels a cell with a palette, one without, an Atlas picture) and the
- * zoom. Every pointer event the view reports goes through this.
- */
-void
-terrain_editor_map_view_cell_at (TerrainEditorMapView *self,
-                                 double                wx,
-                                 double                wy,
-                                 double               *x,
-                                 double               *y)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  *x = (wx + hvalue (self)) / self->zoom / self->cell_pixels;
-  *y = (wy + vvalue (self)) / self->zoom / self->cell_pixels;
-}
-
-static void
-zoom_around (TerrainEditorMapView *self,
-             double                zoom,
-             double                wx,
-             double                wy)
-{
-  double mx, my;
-
-  zoom = CLAMP (zoom, MIN_ZOOM, MAX_ZOOM / self->cell_pixels);
-  if (zoom == self->zoom)
-    return;
-
-  mx = (wx + hvalue (self)) / self->zoom;
-  my = (wy + vvalue (self)) / self->zoom;
-  self->zoom = zoom;
-  update_adjustments (self);
-  if (self->hadjustment != NULL && self->map_width * zoom > gtk_widget_get_width (GTK_WIDGET (self)))
-    gtk_adjustment_set_value (self->hadjustment, mx * zoom - wx);
-  if (self->vadjustment != NULL && self->map_height * zoom > gtk_widget_get_height (GTK_WIDGET (self)))
-    gtk_adjustment_set_value (self->vadjustment, my * zoom - wy);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-double
-terrain_editor_map_view_get_zoom (TerrainEditorMapView *self)
-{
-  g_return_val_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self), 1.0);
-  return self->zoom;
-}
-
-void
-terrain_editor_map_view_set_zoom (TerrainEditorMapView *self,
-                                  double                zoom)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  self->fit_pending = FALSE;
-  zoom_around (self, zoom,
-               gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
-               gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
-}
-
-static gboolean
-apply_fit (TerrainEditorMapView *self)
-{
-  int width = gtk_widget_get_width (GTK_WIDGET (self));
-  int height = gtk_widget_get_height (GTK_WIDGET (self));
-
-  if (width <= 1 || height <= 1 || self->map_width <= 0)
-    return FALSE;
-
-  self->zoom = CLAMP (MIN (width / self->map_width, height / self->map_height), MIN_ZOOM,
-                      MAX_ZOOM / self->cell_pixels);
-  update_adjustments (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  return TRUE;
-}
-
-void
-terrain_editor_map_view_zoom_to_fit (TerrainEditorMapView *self)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  /* Before the first allocation there is nothing to fit into yet. */
-  self->fit_pending = !apply_fit (self);
-}
-
-void
-terrain_editor_map_view_center_on (TerrainEditorMapView *self,
-                                   double                x,
-                                   double                y)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  if (self->hadjustment != NULL)
-    gtk_adjustment_set_value (self->hadjustment,
-                              x * self->cell_pixels * self->zoom
-                              - gtk_widget_get_width (GTK_WIDGET (self)) / 2.0);
-  if (self->vadjustment != NULL)
-    gtk_adjustment_set_value (self->vadjustment,
-                              y * self->cell_pixels * self->zoom
-                              - gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
-}
-
-static void
-on_adjustment_changed (TerrainEditorMapView *self)
-{
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-set_adjustment (TerrainEditorMapView  *self,
-                GtkAdjustment        **slot,
-                GtkAdjustment         *adjustment)
-{
-  if (*slot == adjustment && adjustment != NULL)
-    return;
-
-  if (*slot != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (*slot, on_adjustment_changed, self);
-      g_clear_object (slot);
-    }
-  if (adjustment == NULL)
-    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
-  *slot = g_object_ref_sink (adjustment);
-  g_signal_connect_swapped (adjustment, "value-changed", G_CALLBACK (on_adjustment_changed), self);
-  update_adjustments (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1011,7 +843,7 @@ terrain_editor_map_view_snapshot (GtkWidget   *widget,
   TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  double h = hvalue (self), v = vvalue (self);
+  double h = map_view_hvalue (self), v = map_view_vvalue (self);
   TerrainTntMap *map = get_tnt (self);
   double scale, unit;
   cairo_t *cr;
@@ -1142,151 +974,8 @@ terrain_editor_map_view_size_allocate (GtkWidget *widget,
   TerrainEditorMapView *self = TERRAIN_EDITOR_MAP_VIEW (widget);
 
   if (self->fit_pending)
-    self->fit_pending = !apply_fit (self);
-  update_adjustments (self);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Input                                                                    */
-
-static void
-emit_cell_event (TerrainEditorMapView  *self,
-                 TerrainEditorMapPhase  phase,
-                 double                 wx,
-                 double                 wy,
-                 guint                  button,
-                 GdkModifierType        state)
-{
-  double x, y;
-
-  if (self->map_width <= 0)
-    return;
-  terrain_editor_map_view_cell_at (self, wx, wy, &x, &y);
-  g_signal_emit (self, signals[CELL_EVENT], 0, phase, x, y, button, state);
-}
-
-static void
-on_drag_begin (GtkGestureDrag       *gesture,
-               double                x,
-               double                y,
-               TerrainEditorMapView *self)
-{
-  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (button == GDK_BUTTON_MIDDLE)
-    {
-      self->panning = TRUE;
-      self->pan_h = hvalue (self);
-      self->pan_v = vvalue (self);
-      return;
-    }
-  emit_cell_event (self, TERRAIN_EDITOR_MAP_PRESS, x, y, button, state);
-}
-
-static void
-on_drag_update (GtkGestureDrag       *gesture,
-                double                dx,
-                double                dy,
-                TerrainEditorMapView *self)
-{
-  double sx, sy;
-  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-
-  if (self->panning)
-    {
-      gtk_adjustment_set_value (self->hadjustment, self->pan_h - dx);
-      gtk_adjustment_set_value (self->vadjustment, self->pan_v - dy);
-      return;
-    }
-  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
-  emit_cell_event (self, TERRAIN_EDITOR_MAP_DRAG, sx + dx, sy + dy, button, state);
-}
-
-static void
-on_drag_end (GtkGestureDrag       *gesture,
-             double                dx,
-             double                dy,
-             TerrainEditorMapView *self)
-{
-  double sx, sy;
-  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-
-  if (self->panning)
-    {
-      self->panning = FALSE;
-      return;
-    }
-  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
-  emit_cell_event (self, TERRAIN_EDITOR_MAP_RELEASE, sx + dx, sy + dy, button, state);
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           TerrainEditorMapView     *self)
-{
-  self->pointer_inside = TRUE;
-  self->pointer_x = x;
-  self->pointer_y = y;
-  emit_cell_event (self, TERRAIN_EDITOR_MAP_HOVER, x, y, 0, 0);
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller,
-          TerrainEditorMapView     *self)
-{
-  self->pointer_inside = FALSE;
-  if (self->map_width > 0)
-    g_signal_emit (self, signals[CELL_EVENT], 0, TERRAIN_EDITOR_MAP_LEAVE, -1.0, -1.0, 0u, 0);
-}
-
-static gboolean
-on_scroll (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           TerrainEditorMapView     *self)
-{
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-
-  if ((state & GDK_CONTROL_MASK) == 0)
-    return FALSE;
-
-  /* About the pointer (the motion controller's last position: a scroll
-   * event's own position is the surface's), else the centre. */
-  if (self->pointer_inside)
-    terrain_editor_map_view_zoom_at (self, self->zoom * pow (1.2, -dy), self->pointer_x, self->pointer_y);
-  else
-    terrain_editor_map_view_zoom_at (self, self->zoom * pow (1.2, -dy), gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
-                                     gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
-  return TRUE;
-}
-
-/**
- * terrain_editor_map_view_zoom_at:
- * @self: a map view
- * @zoom: the new zoom (screen pixels per picture pixel), clamped
- * @wx: widget X that keeps showing the same map position
- * @wy: widget Y
- *
- * Zooms about a point of the view, as Ctrl+scroll does about the pointer:
- * the map position under (@wx, @wy) stays there (when the map is larger
- * than the view; a smaller map is centred).
- */
-void
-terrain_editor_map_view_zoom_at (TerrainEditorMapView *self,
-                                 double                zoom,
-                                 double                wx,
-                                 double                wy)
-{
-  g_return_if_fail (TERRAIN_EDITOR_IS_MAP_VIEW (self));
-
-  self->fit_pending = FALSE;
-  zoom_around (self, zoom, wx, wy);
+    self->fit_pending = !map_view_apply_fit (self);
+  map_view_update_adjustments (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1490,10 +1179,10 @@ terrain_editor_map_view_set_property (GObject      *object,
       terrain_editor_map_view_set_zoom (self, g_value_get_double (value));
       break;
     case PROP_HADJUSTMENT:
-      set_adjustment (self, &self->hadjustment, g_value_get_object (value));
+      map_view_set_adjustment (self, &self->hadjustment, g_value_get_object (value));
       break;
     case PROP_VADJUSTMENT:
-      set_adjustment (self, &self->vadjustment, g_value_get_object (value));
+      map_view_set_adjustment (self, &self->vadjustment, g_value_get_object (value));
       break;
     case PROP_HSCROLL_POLICY:
       self->hscroll_policy = g_value_get_enum (value);
@@ -1531,9 +1220,9 @@ terrain_editor_map_view_dispose (GObject *object)
   g_clear_object (&self->rect_texture);
   invalidate_features (self);
   if (self->hadjustment != NULL)
-    g_signal_handlers_disconnect_by_func (self->hadjustment, on_adjustment_changed, self);
+    g_signal_handlers_disconnect_by_func (self->hadjustment, map_view_on_adjustment_changed, self);
   if (self->vadjustment != NULL)
-    g_signal_handlers_disconnect_by_func (self->vadjustment, on_adjustment_changed, self);
+    g_signal_handlers_disconnect_by_func (self->vadjustment, map_view_on_adjustment_changed, self);
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
 
@@ -1627,9 +1316,6 @@ terrain_editor_map_view_class_init (TerrainEditorMapViewClass *klass)
 static void
 terrain_editor_map_view_init (TerrainEditorMapView *self)
 {
-  GtkGesture *drag;
-  GtkEventController *controller;
-
   self->zoom = 1.0;
   self->cell_pixels = TERRAIN_TNT_CELL_PIXELS;
   self->texture_scale = 1.0;
@@ -1640,21 +1326,7 @@ terrain_editor_map_view_init (TerrainEditorMapView *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
-  drag = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  map_view_init_input (self);
 }
 
 GtkWidget *

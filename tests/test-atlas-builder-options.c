@@ -12,6 +12,7 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <png.h>
 #include <string.h>
 
 #include "libterrain.h"
@@ -505,6 +506,173 @@ test_non_square_texture (void)
 }
 
 
+static void
+png_append (png_structp png,
+            png_bytep   data,
+            png_size_t  length)
+{
+  g_byte_array_append (png_get_io_ptr (png), data, (guint) length);
+}
+
+static void
+png_flush_none (png_structp png)
+{
+}
+
+/* Writes an RGBA picture as an 8-bit PNG of @color_type (RGB, RGB_ALPHA or
+ * GRAY: the red channel), Adam7-interlaced when @interlaced, to @dir/@name. */
+static GFile *
+write_png (const char   *dir,
+           const char   *name,
+           TerrainImage *image,
+           int           color_type,
+           gboolean      interlaced)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  guint w = terrain_image_get_width (image), h = terrain_image_get_height (image);
+  guint n = color_type == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : color_type == PNG_COLOR_TYPE_RGB ? 3 : 1;
+  const guint8 *in = terrain_image_get_data (image, NULL);
+  gsize stride = terrain_image_get_stride (image);
+  g_autofree guint8 *pixels = g_malloc ((gsize) w * h * n);
+  g_autofree png_bytep *rows = g_new (png_bytep, h);
+  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png_create_info_struct (png);
+
+  for (guint y = 0; y < h; y++)
+    {
+      rows[y] = pixels + (gsize) y * w * n;
+      for (guint x = 0; x < w; x++)
+        memcpy (rows[y] + (gsize) x * n, in + y * stride + 4 * (gsize) x, n);
+    }
+  png_set_write_fn (png, array, png_append, png_flush_none);
+  png_set_IHDR (png, info, w, h, 8, color_type,
+                interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info (png, info);
+  png_write_image (png, rows);
+  png_write_end (png, info);
+  png_destroy_write_struct (&png, &info);
+  g_assert_true (g_file_set_contents (path, (const char *) array->data, (gssize) array->len,
+                                      &error));
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+/* The picture's colours as the PNG of @color_type holds them: grey is the
+ * red channel, and alpha is 255 but for RGB_ALPHA. */
+static TerrainImage *
+as_png_holds (TerrainImage *image,
+              int           color_type)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  guint w = terrain_image_get_width (image), h = terrain_image_get_height (image);
+  TerrainImage *copy = terrain_image_new (TERRAIN_IMAGE_RGBA8, w, h, &error);
+  guint8 *out = terrain_image_get_data (copy, NULL);
+  const guint8 *in = terrain_image_get_data (image, NULL);
+  gsize stride = terrain_image_get_stride (image);
+
+  g_assert_no_error (error);
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      {
+        const guint8 *p = in + y * stride + 4 * (gsize) x;
+        guint8 *q = out + y * terrain_image_get_stride (copy) + 4 * (gsize) x;
+
+        q[0] = p[0];
+        q[1] = color_type == PNG_COLOR_TYPE_GRAY ? p[0] : p[1];
+        q[2] = color_type == PNG_COLOR_TYPE_GRAY ? p[0] : p[2];
+        q[3] = color_type == PNG_COLOR_TYPE_RGB_ALPHA ? p[3] : 255;
+      }
+  return copy;
+}
+
+/* A PNG texture file that is not interlaced is streamed as a JPEG one is
+ * (decoded a row at a time, issue 17): the Atlas is the same bytes as from
+ * the same picture given as an image, for RGB, grey and (with JPEG tiles,
+ * which drop alpha) RGBA PNGs, square or not, box-filtered or bilinear. An
+ * RGBA PNG under PNG or DDS tiles and an interlaced PNG are decoded whole:
+ * the same bytes too. A damaged streamed PNG fails with the row. */
+static void
+test_texture_png_streamed (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = terrain_test_make_tmp_dir ("terrain-builder-png");
+  g_autoptr(TerrainImage) picture = make_picture (300, 180, TRUE);
+  const struct { int color_type; gboolean interlaced; TerrainAtlasTextureFormat format;
+                 guint field, tile, depth, threads; } cases[] = {
+    { PNG_COLOR_TYPE_RGB, FALSE, TERRAIN_ATLAS_TEXTURE_JPEG, 129, 32, 5, 2 },  /* bilinear */
+    { PNG_COLOR_TYPE_RGB, FALSE, TERRAIN_ATLAS_TEXTURE_PNG, 129, 32, 3, 1 },   /* boxes */
+    { PNG_COLOR_TYPE_GRAY, FALSE, TERRAIN_ATLAS_TEXTURE_DDS, 100, 32, 4, 3 },  /* padded */
+    { PNG_COLOR_TYPE_RGB_ALPHA, FALSE, TERRAIN_ATLAS_TEXTURE_JPEG, 129, 32, 4, 2 },
+    { PNG_COLOR_TYPE_RGB_ALPHA, FALSE, TERRAIN_ATLAS_TEXTURE_PNG, 129, 32, 4, 2 },
+    { PNG_COLOR_TYPE_RGB, TRUE, TERRAIN_ATLAS_TEXTURE_PNG, 129, 32, 4, 2 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(TerrainHeightfield) field = make_hills (cases[c].field, 1.0, 100.0);
+      g_autoptr(GFile) file = write_png (dir, "t.png", picture, cases[c].color_type,
+                                         cases[c].interlaced);
+      g_autoptr(TerrainImage) held = as_png_holds (picture, cases[c].color_type);
+      g_autoptr(GBytes) streamed = NULL;
+      g_autoptr(GBytes) whole = NULL;
+
+      for (guint k = 0; k < 2; k++)
+        {
+          g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+          g_autoptr(TerrainAtlasFile) atlas = NULL;
+          GBytes *bytes;
+
+          terrain_atlas_builder_set_error (builder, 1.0);
+          terrain_atlas_builder_set_n_threads (builder, cases[c].threads);
+          terrain_atlas_builder_set_tile_size (builder, cases[c].tile);
+          terrain_atlas_builder_set_texture_depth (builder, cases[c].depth);
+          terrain_atlas_builder_set_texture_format (builder, cases[c].format, 90);
+          if (k == 0)
+            terrain_atlas_builder_set_texture_file (builder, file);
+          else
+            terrain_atlas_builder_set_texture_image (builder, held);
+          atlas = terrain_atlas_builder_build (builder, NULL, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (terrain_atlas_builder_get_stats (builder)->n_texture_tiles, ==,
+                            terrain_quadtree_node_count (cases[c].depth));
+          bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (atlas), &error);
+          g_assert_no_error (error);
+          if (k == 0)
+            streamed = bytes;
+          else
+            whole = bytes;
+        }
+      g_assert_true (g_bytes_equal (streamed, whole));
+    }
+
+  /* Cut short: the streamed decoder's error names the file and the row. */
+  {
+    g_autoptr(TerrainHeightfield) field = make_hills (129, 1.0, 100.0);
+    g_autoptr(TerrainAtlasBuilder) builder = terrain_atlas_builder_new (field);
+    g_autoptr(GFile) file = write_png (dir, "cut.png", picture, PNG_COLOR_TYPE_RGB, FALSE);
+    g_autoptr(GBytes) bytes = g_file_load_bytes (file, NULL, NULL, &error);
+    g_autofree char *path = g_file_get_path (file);
+    g_autoptr(TerrainAtlasFile) atlas = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                        (gssize) g_bytes_get_size (bytes) / 2, &error));
+    g_assert_no_error (error);
+    terrain_atlas_builder_set_texture_file (builder, file);
+    atlas = terrain_atlas_builder_build (builder, NULL, &error);
+    g_assert_null (atlas);
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "cut.png"));
+    g_assert_nonnull (strstr (error->message, "PNG texture: decoding row"));
+    g_assert_nonnull (strstr (error->message, "of 180"));
+  }
+  terrain_test_remove_tree (dir);
+}
+
 /* A colour PNG of the fixture hills in Terrain-RGB (@encoding 0),
  * Terrarium (1), or a picture that is neither (2). */
 static GBytes *
@@ -833,6 +1001,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/Terrain/AtlasBuilderOptions/ranges", test_ranges_library);
+  g_test_add_func ("/Terrain/AtlasBuilderOptions/texture-png-streamed",
+                   test_texture_png_streamed);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/ranges-cli", test_ranges_cli);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/tiny-spacing", test_tiny_spacing);
   g_test_add_func ("/Terrain/AtlasBuilderOptions/dds-encode", test_dds_encode);

@@ -9,6 +9,11 @@
  * parallel and written in stub order, and a source made of many tile files
  * is read a few files at a time.
  *
+ * A texture file that is a JPEG or a non-interlaced PNG is streamed
+ * instead (stream_rows ()): decoded a row at a time, so a picture larger
+ * than memory can be a texture. An interlaced (Adam7) PNG, and one with
+ * alpha when the tiles keep alpha (PNG or DDS), are decoded whole.
+ *
  * Orientation (atlas-chu-tqt.md §4 and §9b): a vertex at world (X, Y) has
  * texCoord (u, v) = (Y / size, 1 − X / size); texture stub (x, y) of level
  * L holds v in [x, x + 1) / 2^L and u in [y, y + 1) / 2^L, its rows
@@ -31,6 +36,7 @@
 #include "terrain-atlas-builder-private.h"
 #include "terrain-quadtree.h"
 #include "core/terrain-error.h"
+#include "core/terrain-image-private.h"
 #include "core/terrain-io.h"
 #include "terrain-atlas-private.h"
 
@@ -56,7 +62,7 @@ typedef struct
   guint rows;
   guint tile_width;
   guint tile_height;
-  GFile *jpeg;               /* a JPEG file, decoded a row at a time */
+  GFile *streamed;           /* a JPEG or PNG file, decoded a row at a time */
 } TextureSource;
 
 typedef struct
@@ -513,7 +519,7 @@ depth_for (guint pixels,
 }
 
 /* ------------------------------------------------------------------------
- * A JPEG file streamed: decoded a row at a time, every level's tiles made
+ * A JPEG or PNG file streamed: decoded a row at a time, every level's tiles made
  * from a window of the last rows as soon as the rows they sample have
  * passed, and encoded in parallel while decoding goes on. The samples are
  * exactly those of render_tile () and sample_source () (the same
@@ -569,7 +575,7 @@ typedef struct
   guint stub;
 } StreamTile;
 
-/* The texture of one tile (RGB, alpha 255 as every JPEG pixel's): a JPEG
+/* The texture of one tile (RGB, alpha 255 as every streamed pixel's): a JPEG
  * straight from the rows, any other format through an RGBA8 image. */
 static TerrainAtlasTexture *
 encode_texture (StreamEncoders  *enc,
@@ -925,8 +931,158 @@ stream_make (StreamLevel    *l,
     }
 }
 
+/* A texture file's rows, top to bottom, as the RGBA8 rows load_picture ()
+ * gives: a JPEG read from a stream, or a PNG mapped and decoded a row at a
+ * time. */
+typedef struct
+{
+  GFileInputStream *input;
+  TerrainJpegRows *jpeg;
+  GBytes *bytes;
+  TerrainPngRows *png;
+  TerrainImageFormat format;
+  guint width;
+  guint height;
+  guint8 *rgba;            /* a grey PNG row as RGBA */
+} RowSource;
+
+static void
+row_source_clear (RowSource *src)
+{
+  g_clear_pointer (&src->jpeg, terrain_jpeg_rows_free);
+  g_clear_object (&src->input);
+  g_clear_pointer (&src->png, terrain_png_rows_free);
+  g_clear_pointer (&src->bytes, g_bytes_unref);
+  g_clear_pointer (&src->rgba, g_free);
+}
+
+/* Whether a PNG has alpha: an alpha channel (colour type 4 or 6) or a
+ * tRNS chunk before its image data. Damaged chunks say no: the decoder
+ * reports them. */
 static gboolean
-stream_jpeg (BuildState         *state,
+png_has_alpha (const guint8 *data,
+               gsize         size)
+{
+  gsize pos = 8;
+
+  if (size < 26)
+    return FALSE;
+  if (data[25] == 4 || data[25] == 6)
+    return TRUE;
+  while (pos + 8 <= size)
+    {
+      guint32 length = ((guint32) data[pos] << 24) | ((guint32) data[pos + 1] << 16) |
+                       ((guint32) data[pos + 2] << 8) | data[pos + 3];
+      const guint8 *type = data + pos + 4;
+
+      if (memcmp (type, "tRNS", 4) == 0)
+        return TRUE;
+      if (memcmp (type, "IDAT", 4) == 0 || length > size - pos - 8)
+        return FALSE;
+      pos += 12 + (gsize) length;
+    }
+  return FALSE;
+}
+
+/* Opens @file's rows. Returns 1 when they stream, 0 when the file is no
+ * JPEG or PNG, an interlaced PNG, or (unless @alpha_dropped) a PNG with
+ * alpha, -1 on error (not prefixed with the file's name). */
+static gint
+row_source_open (RowSource     *src,
+                 GFile         *file,
+                 gboolean       alpha_dropped,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  static const guint8 png_magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
+  guint8 magic[8] = { 0 };
+  gsize got = 0;
+
+  memset (src, 0, sizeof *src);
+  src->input = g_file_read (file, cancellable, error);
+  if (src->input == NULL ||
+      !g_input_stream_read_all (G_INPUT_STREAM (src->input), magic, sizeof magic, &got,
+                                cancellable, error))
+    return -1;
+
+  if (got >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF)
+    {
+      if (!g_seekable_seek (G_SEEKABLE (src->input), 0, G_SEEK_SET, cancellable, error))
+        return -1;
+      src->jpeg = terrain_jpeg_rows_new (G_INPUT_STREAM (src->input), NULL, &src->width,
+                                         &src->height, error);
+      if (src->jpeg == NULL)
+        return -1;
+      src->format = TERRAIN_IMAGE_RGBA8;
+      return 1;
+    }
+  g_clear_object (&src->input);
+  if (got < sizeof magic || memcmp (magic, png_magic, sizeof magic) != 0)
+    return 0;
+
+  {
+    gboolean interlaced = FALSE;
+    gsize size = 0;
+    const guint8 *data;
+
+    src->bytes = terrain_file_load_bytes (file, cancellable, error);
+    if (src->bytes == NULL)
+      return -1;
+    data = g_bytes_get_data (src->bytes, &size);
+    if (!alpha_dropped && png_has_alpha (data, size))
+      return 0;
+    src->png = terrain_png_rows_new (src->bytes, NULL, "PNG texture", error);
+    if (src->png == NULL)
+      return -1;
+    terrain_png_rows_get_info (src->png, &src->width, &src->height, &src->format, &interlaced);
+    if (interlaced)
+      return 0;
+    if (src->format != TERRAIN_IMAGE_RGBA8)
+      src->rgba = g_malloc ((gsize) src->width * 4);
+  }
+  return 1;
+}
+
+/* The next row, RGBA8, valid until the next call; after the last the PNG's
+ * remaining chunks are read, as the whole-picture decoder does. */
+static const guint8 *
+row_source_next (RowSource  *src,
+                 guint       r,
+                 GError    **error)
+{
+  TerrainPngRow row;
+
+  if (src->jpeg != NULL)
+    return terrain_jpeg_rows_next (src->jpeg, error);
+
+  if (!terrain_png_rows_next (src->png, &row, error))
+    return NULL;
+  if (r + 1 == src->height && !terrain_png_rows_finish (src->png, error))
+    return NULL;
+  if (src->format == TERRAIN_IMAGE_RGBA8)
+    return row.pixels;
+  /* As to_rgba () makes grey. */
+  for (guint x = 0; x < src->width; x++)
+    {
+      guint8 v, *p = src->rgba + 4 * (gsize) x;
+
+      if (src->format == TERRAIN_IMAGE_GRAY8)
+        v = row.pixels[x];
+      else
+        {
+          guint16 w16;
+
+          memcpy (&w16, row.pixels + 2 * (gsize) x, 2);
+          v = (guint8) (w16 >> 8);
+        }
+      p[0] = p[1] = p[2] = v;
+      p[3] = 255;
+    }
+  return src->rgba;
+}
+
+static gboolean
+stream_rows (BuildState         *state,
              const TexturePlan  *plan,
              TerrainAtlasToc    *toc,
              guint64            *done,
@@ -934,8 +1090,7 @@ stream_jpeg (BuildState         *state,
              GError            **error)
 {
   guint n_stubs = (guint) terrain_quadtree_node_count (plan->depth);
-  g_autoptr(GFileInputStream) input = NULL;
-  g_autoptr(TerrainJpegRows) rows = NULL;
+  RowSource rows = { 0 };
   g_autofree char *spill_path = NULL;
   g_autofree guint8 *frame = NULL;
   StreamLevel levels[ATLAS_MAX_TREE_DEPTH];
@@ -953,16 +1108,25 @@ stream_jpeg (BuildState         *state,
   g_mutex_init (&enc.lock);
   g_cond_init (&enc.cond);
 
-  input = g_file_read (plan->source.jpeg, state->cancellable, error);
-  if (input != NULL)
-    rows = terrain_jpeg_rows_new (G_INPUT_STREAM (input), NULL, &width, &height, error);
-  if (rows == NULL)
+  switch (row_source_open (&rows, plan->source.streamed, plan->format == TERRAIN_ATLAS_TEXTURE_JPEG,
+                           state->cancellable, error))
     {
-      g_autofree char *name = g_file_get_parse_name (plan->source.jpeg);
+    case 1:
+      width = rows.width;
+      height = rows.height;
+      break;
+    case 0:
+      g_set_error_literal (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                           "Atlas builder: the texture file changed since it was planned");
+      G_GNUC_FALLTHROUGH;
+    default:
+      {
+        g_autofree char *name = g_file_get_parse_name (plan->source.streamed);
 
-      g_prefix_error (error, "%s: ", name);
-      ok = FALSE;
-      goto out;
+        g_prefix_error (error, "%s: ", name);
+        ok = FALSE;
+        goto out;
+      }
     }
   if (width != plan->source.width || height != plan->source.height)
     {
@@ -1017,11 +1181,11 @@ stream_jpeg (BuildState         *state,
 
   for (guint32 r = 0; ok && r < height; r++)
     {
-      const guint8 *row = terrain_jpeg_rows_next (rows, error);
+      const guint8 *row = row_source_next (&rows, r, error);
 
       if (row == NULL)
         {
-          g_autofree char *name = g_file_get_parse_name (plan->source.jpeg);
+          g_autofree char *name = g_file_get_parse_name (plan->source.streamed);
 
           g_prefix_error (error, "%s: ", name);
           ok = FALSE;
@@ -1113,6 +1277,7 @@ stream_jpeg (BuildState         *state,
   build_progress (state, total > 0 ? (gdouble) *done / (gdouble) total : 1.0);
 
 out:
+  row_source_clear (&rows);
   if (enc.spill >= 0)
     close (enc.spill);
   g_free (enc.offsets);
@@ -1126,48 +1291,40 @@ out:
   return ok;
 }
 
-/* A texture file that is a JPEG is streamed: its header is read here.
- * Returns 1 when @plan streams it, 0 when it is not a JPEG, -1 on error. */
+/* A texture file that is a JPEG or a non-interlaced PNG (without alpha,
+ * unless the tiles drop it) is streamed: its header is read here.
+ * Returns 1 when @plan streams it, 0 when it takes the whole-picture path,
+ * -1 on error. */
 static gint
-plan_jpeg_file (TexturePlan                 *plan,
-                const BuildTextureSettings  *tex,
-                GError                     **error)
+plan_streamed_file (TexturePlan                 *plan,
+                    const BuildTextureSettings  *tex,
+                    GCancellable                *cancellable,
+                    GError                     **error)
 {
-  g_autoptr(GFileInputStream) input = NULL;
-  g_autoptr(TerrainJpegRows) rows = NULL;
-  guint8 magic[3] = { 0, 0, 0 };
-  gsize got = 0;
-  guint width = 0, height = 0;
+  RowSource rows;
+  gint streamed;
 
   if (tex->texture_file == NULL)
     return 0;
-  input = g_file_read (tex->texture_file, NULL, error);
-  if (input == NULL ||
-      !g_input_stream_read_all (G_INPUT_STREAM (input), magic, sizeof magic, &got, NULL, error))
-    goto failed;
-  if (got < 3 || magic[0] != 0xFF || magic[1] != 0xD8 || magic[2] != 0xFF)
-    return 0;
-  if (!g_seekable_seek (G_SEEKABLE (input), 0, G_SEEK_SET, NULL, error))
-    goto failed;
-  rows = terrain_jpeg_rows_new (G_INPUT_STREAM (input), NULL, &width, &height, error);
-  if (rows == NULL)
-    goto failed;
+  streamed = row_source_open (&rows, tex->texture_file, plan->format == TERRAIN_ATLAS_TEXTURE_JPEG,
+                              cancellable, error);
+  if (streamed > 0)
+    {
+      plan->kind = TEXTURE_FROM_SOURCE;
+      plan->source.streamed = g_object_ref (tex->texture_file);
+      plan->source.width = rows.width;
+      plan->source.height = rows.height;
+      plan->depth = tex->texture_depth > 0 ? tex->texture_depth :
+                    depth_for (MAX (rows.width, rows.height), plan->tile);
+    }
+  row_source_clear (&rows);
+  if (streamed < 0)
+    {
+      g_autofree char *name = g_file_get_parse_name (tex->texture_file);
 
-  plan->kind = TEXTURE_FROM_SOURCE;
-  plan->source.jpeg = g_object_ref (tex->texture_file);
-  plan->source.width = width;
-  plan->source.height = height;
-  plan->depth = tex->texture_depth > 0 ? tex->texture_depth : depth_for (MAX (width, height),
-                                                                         plan->tile);
-  return 1;
-
-failed:
-  {
-    g_autofree char *name = g_file_get_parse_name (tex->texture_file);
-
-    g_prefix_error (error, "%s: ", name);
-  }
-  return -1;
+      g_prefix_error (error, "%s: ", name);
+    }
+  return streamed;
 }
 
 guint
@@ -1188,7 +1345,7 @@ texture_jobs_free (TextureJobs *jobs)
   for (guint i = 0; i < G_N_ELEMENTS (jobs->owned); i++)
     g_clear_pointer (&jobs->owned[i], terrain_image_unref);
   for (guint i = 0; i < G_N_ELEMENTS (jobs->plans); i++)
-    g_clear_object (&jobs->plans[i].source.jpeg);
+    g_clear_object (&jobs->plans[i].source.streamed);
   g_free (jobs);
 }
 
@@ -1316,7 +1473,8 @@ build_texture_prepare (BuildState  *state,
 
       plan->tile = tex->tile_size;
       plan->format = tex->texture_format;
-      streamed = tex->texture_image == NULL ? plan_jpeg_file (plan, tex, error) : 0;
+      streamed = tex->texture_image == NULL ? plan_streamed_file (plan, tex, state->cancellable, error) :
+                 0;
       if (streamed < 0)
         return FALSE;
       if (streamed == 0)
@@ -1374,9 +1532,9 @@ build_textures (BuildState  *state,
       TerrainAtlasToc *toc = g_ptr_array_index (state->tocs, plan->toc);
       guint n = (guint) terrain_quadtree_node_count (plan->depth);
 
-      if (plan->source.jpeg != NULL)
+      if (plan->source.streamed != NULL)
         {
-          ok = stream_jpeg (state, plan, toc, &done, total, error);
+          ok = stream_rows (state, plan, toc, &done, total, error);
           continue;
         }
       for (guint first = 0; first < n && ok; first += TEXTURE_BATCH)
