@@ -242,6 +242,19 @@ def _():
     # triangles every bin keeps TGEA's inverted range.
     assert len(tree) == 2 * 5, tree
     assert all(low > high for low, high in zip(tree[0::2], tree[1::2])), tree
+    # The tree goes back in through the same name, counted in floats.
+    offsets = geometry.get_collision_offsets()
+    indices = geometry.get_collision_indices()
+    other = Terrain.AtlasGeometry.new()
+    assert other.set_collision(2, tree, offsets, indices)
+    assert other.get_collision_depth() == 2
+    assert list(other.get_collision_tree()) == list(tree)
+    try:
+        other.set_collision(2, tree[:-1], offsets, indices)
+    except GLib.Error as error:
+        assert "tree values" in error.message, error.message
+    else:
+        raise AssertionError("an odd tree length taken")
 
 
 @case("/Terrain/Introspection/floor-height-region")

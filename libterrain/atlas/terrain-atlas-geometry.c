@@ -1104,10 +1104,10 @@ terrain_atlas_geometry_get_collision_indices (TerrainAtlasGeometry *self,
 }
 
 /**
- * terrain_atlas_geometry_set_collision:
+ * terrain_atlas_geometry_set_collision: (skip)
  * @self: a #TerrainAtlasGeometry
  * @depth: collision tree depth, 1 to %TERRAIN_ATLAS_MAX_COLLISION_DEPTH
- * @tree: (array length=n_nodes): min and max Z per node, 2 x @n_nodes floats
+ * @tree: min and max Z per node, 2 x @n_nodes floats
  * @n_nodes: must be nodeCount(@depth)
  * @offsets: (array length=n_offsets): bin offsets
  * @n_offsets: number of bin offsets
@@ -1117,6 +1117,10 @@ terrain_atlas_geometry_get_collision_indices (TerrainAtlasGeometry *self,
  *
  * Replaces the collision block verbatim. Consistency (bins, terminators,
  * triangle offsets) is checked by [method@Terrain.AtlasGeometry.check].
+ *
+ * Not introspectable: @tree holds twice @n_nodes values, a length no
+ * annotation can state; bindings call
+ * [method@Terrain.AtlasGeometry.set_collision_values] under this name.
  *
  * Returns: %TRUE, or %FALSE with %TERRAIN_ERROR_INVALID_VALUE when @depth is
  *   out of range or @n_nodes does not match it
@@ -1157,6 +1161,50 @@ terrain_atlas_geometry_set_collision (TerrainAtlasGeometry  *self,
   if (n_indices > 0)
     memcpy (self->collision_indices, indices, sizeof (guint16) * n_indices);
   return TRUE;
+}
+
+/**
+ * terrain_atlas_geometry_set_collision_values: (rename-to terrain_atlas_geometry_set_collision)
+ * @self: a #TerrainAtlasGeometry
+ * @depth: collision tree depth, 1 to %TERRAIN_ATLAS_MAX_COLLISION_DEPTH
+ * @tree: (array length=n_values): min and max Z per node, node k's minimum
+ *   at 2 k and maximum at 2 k + 1, nodes in stub order, as
+ *   [method@Terrain.AtlasGeometry.dup_collision_tree] gives them
+ * @n_values: 2 x nodeCount(@depth)
+ * @offsets: (array length=n_offsets): bin offsets
+ * @n_offsets: number of bin offsets
+ * @indices: (array length=n_indices): the collision index buffer
+ * @n_indices: its length
+ * @error: return location for a #GError
+ *
+ * [method@Terrain.AtlasGeometry.set_collision] in the form bindings can
+ * call: the tree's length counts floats, not nodes.
+ *
+ * Returns: %TRUE, or %FALSE with %TERRAIN_ERROR_INVALID_VALUE when @depth is
+ *   out of range or @n_values is not twice its node count
+ */
+gboolean
+terrain_atlas_geometry_set_collision_values (TerrainAtlasGeometry  *self,
+                                             guint32                depth,
+                                             const gfloat          *tree,
+                                             gsize                  n_values,
+                                             const guint16         *offsets,
+                                             guint                  n_offsets,
+                                             const guint16         *indices,
+                                             guint                  n_indices,
+                                             GError               **error)
+{
+  g_return_val_if_fail (TERRAIN_IS_ATLAS_GEOMETRY (self), FALSE);
+
+  if (n_values % 2 != 0 || n_values / 2 > G_MAXUINT)
+    {
+      g_set_error (error, TERRAIN_ERROR, TERRAIN_ERROR_INVALID_VALUE,
+                   "Atlas geometry collision: %" G_GSIZE_FORMAT " tree values are not a minimum "
+                   "and a maximum per node", n_values);
+      return FALSE;
+    }
+  return terrain_atlas_geometry_set_collision (self, depth, tree, (guint) (n_values / 2), offsets,
+                                               n_offsets, indices, n_indices, error);
 }
 
 /**

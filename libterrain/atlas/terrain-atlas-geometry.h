@@ -273,6 +273,18 @@ terrain_atlas_geometry_set_collision (TerrainAtlasGeometry  *self,
                                       GError               **error);
 
 TERRAIN_AVAILABLE_IN_ALL
+gboolean
+terrain_atlas_geometry_set_collision_values (TerrainAtlasGeometry  *self,
+                                             guint32                depth,
+                                             const gfloat          *tree,
+                                             gsize                  n_values,
+                                             const guint16         *offsets,
+                                             guint                  n_offsets,
+                                             const guint16         *indices,
+                                             guint                  n_indices,
+                                             GError               **error);
+
+TERRAIN_AVAILABLE_IN_ALL
 void
 terrain_atlas_geometry_clear_collision (TerrainAtlasGeometry *self);
 
