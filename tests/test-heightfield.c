@@ -531,6 +531,59 @@ test_fit (void)
   g_assert_true (same == padded);
 }
 
+/* A 16-bit grid's heights are value * scale + offset rounded once to a
+ * float: a raw16 grid whose scale is not 1 and whose offset is far from 0
+ * (an SRTM range -32767..32514 m re-encoded onto 0..65535) keeps a height
+ * near 0 m to within half a unit through a round trip. Float arithmetic
+ * rounded the product near 32768 first, 0.004 m off: 2 m came back 1.5 m,
+ * more than half a unit (0.498 m) away (found by fuzz-heightmap). */
+static void
+test_raw16_precision (void)
+{
+  static const gint16 values[4] = { -32767, 32514, 2, -255 };
+  guint8 data[8];
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) raw = NULL;
+  g_autoptr(TerrainHeightfield) field = NULL;
+  g_autoptr(TerrainHeightfield) again = NULL;
+  g_autoptr(TerrainHeightfieldOptions) options = terrain_heightfield_options_new ();
+  g_autoptr(GError) error = NULL;
+  gdouble scale, offset;
+  gfloat row[4];
+
+  for (guint i = 0; i < 4; i++)
+    {
+      data[2 * i] = (guint8) ((guint16) values[i] >> 8);
+      data[2 * i + 1] = (guint8) values[i];
+    }
+  bytes = g_bytes_new (data, sizeof data);
+  field = terrain_heightfield_new_from_hgt (bytes, NULL, &error);
+  g_assert_no_error (error);
+  terrain_heightfield_get_auto_encoding (field, &scale, &offset);
+  g_assert_cmpfloat (offset, ==, -32767.0);
+  g_assert_cmpfloat_with_epsilon (scale, 65281.0 / 65535.0, 1e-12);
+  raw = terrain_heightfield_to_raw16 (field, scale, offset, &error);
+  g_assert_no_error (error);
+
+  options->format = TERRAIN_HEIGHTMAP_RAW16;
+  options->raw_width = 2;
+  options->raw_height = 2;
+  options->vertical_scale = scale;
+  options->vertical_offset = offset;
+  again = terrain_heightfield_new_from_bytes (raw, NULL, options, &error);
+  g_assert_no_error (error);
+  terrain_heightfield_read_rect (again, 0, 0, 2, 1, row, 2);
+  terrain_heightfield_read_rect (again, 0, 1, 2, 1, row + 2, 2);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpfloat (fabs (row[i] - values[i]), <=, scale / 2);
+      /* Both accessors give the same float. */
+      g_assert_cmpfloat (terrain_heightfield_get_sample (again, i % 2, i / 2), ==, row[i]);
+    }
+  /* 2 m is unit 32896: 32896 * scale - 32767 = 1.50195 m, exactly. */
+  g_assert_cmpfloat (row[2], ==, (gfloat) (32896.0 * scale - 32767.0));
+}
+
 static void
 test_encode (void)
 {
@@ -663,6 +716,7 @@ main (int   argc,
   g_test_add_func ("/Terrain/Heightfield/rgb", test_rgb);
   g_test_add_func ("/Terrain/Heightfield/raw16", test_raw16);
   g_test_add_func ("/Terrain/Heightfield/hgt", test_hgt);
+  g_test_add_func ("/Terrain/Heightfield/raw16-precision", test_raw16_precision);
   g_test_add_func ("/Terrain/Heightfield/fill-voids", test_fill_voids);
   g_test_add_func ("/Terrain/Heightfield/ter", test_ter);
   g_test_add_func ("/Terrain/Heightfield/ter-variants", test_ter_variants);

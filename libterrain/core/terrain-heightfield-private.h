@@ -101,24 +101,26 @@ terrain_heightfield_sample_stored (const TerrainHeightfield *self,
   y = MIN (y, self->data_height - 1);
   i = (gsize) y * self->data_width + x;
 
-  /* 16-bit values become metres in float arithmetic, as in
-   * terrain_heightfield_read_rect(): both accessors give the same float for
-   * a sample, and a grid of those floats (a tiled heightmap written as
-   * floats) reads the same as the 16-bit grid. */
+  /* 16-bit values become metres in double arithmetic, rounded once to a
+   * float, as in terrain_heightfield_read_rect(): both accessors give the
+   * same float for a sample, and a grid of those floats (a tiled heightmap
+   * written as floats) reads the same as the 16-bit grid. Float arithmetic
+   * would round value * scale first: near 32768 units that is 0.004 m, and
+   * a height near the offset (an SRTM tile's 0 m) would move by it. */
   switch (self->storage)
     {
     case HEIGHTFIELD_F32:
       return ((const gfloat *) (gconstpointer) self->samples)[i];
     case HEIGHTFIELD_U16:
-      return ((const guint16 *) (gconstpointer) self->samples)[i] * (gfloat) self->scale +
-             (gfloat) self->offset;
+      return (gfloat) (((const guint16 *) (gconstpointer) self->samples)[i] * self->scale +
+                       self->offset);
     case HEIGHTFIELD_S16_BE:
-      return (gint16) (guint16) ((self->samples[2 * i] << 8) | self->samples[2 * i + 1]) *
-             (gfloat) self->scale + (gfloat) self->offset;
+      return (gfloat) ((gint16) (guint16) ((self->samples[2 * i] << 8) | self->samples[2 * i + 1]) *
+                       self->scale + self->offset);
     case HEIGHTFIELD_U16_LE:
     default:
-      return (self->samples[2 * i] | (self->samples[2 * i + 1] << 8)) * (gfloat) self->scale +
-             (gfloat) self->offset;
+      return (gfloat) ((self->samples[2 * i] | (self->samples[2 * i + 1] << 8)) * self->scale +
+                       self->offset);
     }
 }
 

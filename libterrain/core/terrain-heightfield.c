@@ -468,29 +468,27 @@ terrain_heightfield_read_rect (TerrainHeightfield *self,
         case HEIGHTFIELD_U16:
           {
             const guint16 *in = (const guint16 *) (gconstpointer) self->samples + row + x;
-            gfloat scale = (gfloat) self->scale, offset = (gfloat) self->offset;
 
             for (guint c = 0; c < inside; c++)
-              out[c] = in[c] * scale + offset;
+              out[c] = (gfloat) (in[c] * self->scale + self->offset);
           }
           break;
         case HEIGHTFIELD_S16_BE:
           {
             const guint8 *in = self->samples + 2 * (row + x);
-            gfloat scale = (gfloat) self->scale, offset = (gfloat) self->offset;
 
             for (guint c = 0; c < inside; c++)
-              out[c] = (gint16) (guint16) ((in[2 * c] << 8) | in[2 * c + 1]) * scale + offset;
+              out[c] = (gfloat) ((gint16) (guint16) ((in[2 * c] << 8) | in[2 * c + 1]) *
+                                 self->scale + self->offset);
           }
           break;
         case HEIGHTFIELD_U16_LE:
         default:
           {
             const guint8 *in = self->samples + 2 * (row + x);
-            gfloat scale = (gfloat) self->scale, offset = (gfloat) self->offset;
 
             for (guint c = 0; c < inside; c++)
-              out[c] = (in[2 * c] | (in[2 * c + 1] << 8)) * scale + offset;
+              out[c] = (gfloat) ((in[2 * c] | (in[2 * c + 1] << 8)) * self->scale + self->offset);
           }
           break;
         }
