@@ -237,8 +237,10 @@ typedef struct
   guint n_indices;
   guint indices_size;
   TerrainAtlasVertex *vertices;
-  guint8 *frame;
+  guint8 *frame;       /* handed to the chunk's result when built */
   gsize frame_size;
+  guint32 *pairs;      /* make_collision()'s (bin, offset) pairs */
+  gsize pairs_size;
   guint lod;
   gint parent_lod;     /* -1 for the root: every vertex is its own parent */
   gboolean overflow;
@@ -308,6 +310,7 @@ chunk_scratch_destroy (gpointer data)
   g_free (s->vertices);
   g_free (s->indices);
   g_free (s->frame);
+  g_free (s->pairs);
   g_free (s);
 }
 
@@ -747,7 +750,8 @@ collision_clear (Collision *c)
  * visits the bins around its bounding box. Returns FALSE when an offset
  * does not fit in 16 bits. */
 static gboolean
-make_collision (const TerrainAtlasVertex *v,
+make_collision (ChunkScratch             *s,
+                const TerrainAtlasVertex *v,
                 guint                     n_vertices,
                 const guint32            *indices,
                 guint                     n_surface,
@@ -763,7 +767,7 @@ make_collision (const TerrainAtlasVertex *v,
   g_autofree guint16 *flat = NULL;
   g_autofree gfloat *bin_lo = g_new (gfloat, (gsize) grid * grid);
   g_autofree gfloat *bin_hi = g_new (gfloat, (gsize) grid * grid);
-  GArray *pairs;
+  gsize n_pairs = 0;
   double sx, sy, inv_x, inv_y;
   guint total = 0;
 
@@ -789,7 +793,11 @@ make_collision (const TerrainAtlasVertex *v,
    * order; a counting sort by bin keeps that order within each bin. */
   if (n_surface > MAX_COLLISION_INDEX)
     return FALSE;
-  pairs = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_surface / 2 + 16);
+  if (s->pairs == NULL)
+    {
+      s->pairs_size = n_surface / 2 + 16;
+      s->pairs = g_new (guint32, s->pairs_size);
+    }
   for (guint k = 0; k + 2 < n_surface; k += 3)
     {
       const gfloat *a = v[indices[k]].point, *b = v[indices[k + 1]].point;
@@ -839,7 +847,12 @@ make_collision (const TerrainAtlasVertex *v,
             bin_lo[bin] = MIN (bin_lo[bin], zlo);
             bin_hi[bin] = MAX (bin_hi[bin], zhi);
             pair = (bin << 16) | k;
-            g_array_append_val (pairs, pair);
+            if (G_UNLIKELY (n_pairs == s->pairs_size))
+              {
+                s->pairs_size *= 2;
+                s->pairs = g_renew (guint32, s->pairs, s->pairs_size);
+              }
+            s->pairs[n_pairs++] = pair;
           }
     }
 
@@ -850,13 +863,12 @@ make_collision (const TerrainAtlasVertex *v,
       total += counts[b] + 1;
     }
   flat = g_new (guint16, MAX (total, 1));
-  for (guint i = 0; i < pairs->len; i++)
+  for (gsize i = 0; i < n_pairs; i++)
     {
-      guint32 pair = g_array_index (pairs, guint32, i);
+      guint32 pair = s->pairs[i];
 
       flat[fill[pair >> 16]++] = (guint16) (pair & 0xFFFF);
     }
-  g_array_unref (pairs);
 
   c->depth = depth;
   c->n_nodes = (guint) nodes;
@@ -1261,7 +1273,7 @@ build_chunk (BuildState  *state,
       }
 
   if (leaf && state->collision_depth > 0 && state->version >= 120 &&
-      !make_collision (v, n_vertices, s->indices, n_surface_indices, state->collision_depth,
+      !make_collision (s, v, n_vertices, s->indices, n_surface_indices, state->collision_depth,
                        &collision))
     {
       collision_clear (&collision);
@@ -1280,7 +1292,10 @@ build_chunk (BuildState  *state,
                                                &s->points[s->indices[k + 1]],
                                                &s->points[s->indices[k + 2]]));
 
-  result->frame = g_memdup2 (s->frame, size);
+  /* The result takes the frame (no copy); the next chunk allocates its
+   * own at its size. */
+  result->frame = g_steal_pointer (&s->frame);
+  s->frame_size = 0;
   result->size = size;
   result->bounds = bounds;
   result->n_vertices = n_vertices;

@@ -535,6 +535,64 @@ terrain_heightfield_sample_bilinear (TerrainHeightfield *self,
   return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
 }
 
+/* The lowest and highest stored value of a 16-bit kind. */
+static void
+stored_value_range (const TerrainHeightfield *self,
+                    gint32                   *lo,
+                    gint32                   *hi)
+{
+  gsize n = (gsize) self->data_width * self->data_height;
+
+  switch (self->storage)
+    {
+    case HEIGHTFIELD_U16:
+      {
+        const guint16 *in = (const guint16 *) (gconstpointer) self->samples;
+        guint16 l = G_MAXUINT16, h = 0;
+
+        for (gsize i = 0; i < n; i++)
+          {
+            l = MIN (l, in[i]);
+            h = MAX (h, in[i]);
+          }
+        *lo = l;
+        *hi = h;
+      }
+      break;
+    case HEIGHTFIELD_S16_BE:
+      {
+        gint16 l = G_MAXINT16, h = G_MININT16;
+
+        for (gsize i = 0; i < n; i++)
+          {
+            gint16 v = (gint16) (guint16) ((self->samples[2 * i] << 8) | self->samples[2 * i + 1]);
+
+            l = MIN (l, v);
+            h = MAX (h, v);
+          }
+        *lo = l;
+        *hi = h;
+      }
+      break;
+    case HEIGHTFIELD_U16_LE:
+    default:
+      {
+        guint16 l = G_MAXUINT16, h = 0;
+
+        for (gsize i = 0; i < n; i++)
+          {
+            guint16 v = (guint16) (self->samples[2 * i] | (self->samples[2 * i + 1] << 8));
+
+            l = MIN (l, v);
+            h = MAX (h, v);
+          }
+        *lo = l;
+        *hi = h;
+      }
+      break;
+    }
+}
+
 /**
  * terrain_heightfield_get_range:
  * @self: a #TerrainHeightfield
@@ -552,6 +610,25 @@ terrain_heightfield_get_range (TerrainHeightfield *self,
   gfloat lo = INFINITY, hi = -INFINITY;
 
   g_return_if_fail (TERRAIN_IS_HEIGHTFIELD (self));
+
+  /* 16-bit kinds: metres are a monotonic function of the stored value
+   * (rounded once, as terrain_heightfield_sample_stored() rounds it), so
+   * the extreme values give the range without converting every sample. */
+  if (self->storage != HEIGHTFIELD_F32 && isfinite (self->scale) && isfinite (self->offset) &&
+      self->data_width > 0 && self->data_height > 0)
+    {
+      gint32 vlo, vhi;
+      gfloat a, b;
+
+      stored_value_range (self, &vlo, &vhi);
+      a = (gfloat) (vlo * self->scale + self->offset);
+      b = (gfloat) (vhi * self->scale + self->offset);
+      if (min != NULL)
+        *min = MIN (a, b);
+      if (max != NULL)
+        *max = MAX (a, b);
+      return;
+    }
 
   row = g_new (gfloat, self->data_width);
   for (guint y = 0; y < self->data_height; y++)
