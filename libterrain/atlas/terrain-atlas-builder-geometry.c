@@ -469,9 +469,10 @@ mesh_triangle (const BuildState *state,
                gint64 lx, gint64 ly,
                gint64 rx, gint64 ry)
 {
-  if (((lx + rx) & 1) == 0 && ((ly + ry) & 1) == 0)
+  /* Both sums even: halving them is a shift. */
+  if ((((lx + rx) | (ly + ry)) & 1) == 0)
     {
-      gint64 mx = (lx + rx) / 2, my = (ly + ry) / 2;
+      gint64 mx = (lx + rx) >> 1, my = (ly + ry) >> 1;
       guint8 act = state->act[act_index (state, mx, my)];
 
       if (act > s->lod)
@@ -728,7 +729,8 @@ typedef struct
   gfloat *tree;
   guint n_offsets;
   guint16 *offsets;
-  GArray *entries;   /* guint16 */
+  guint n_entries;
+  guint16 *entries;  /* each bin's offsets and TERRAIN_ATLAS_COLLISION_END */
 } Collision;
 
 static void
@@ -736,8 +738,7 @@ collision_clear (Collision *c)
 {
   g_free (c->tree);
   g_free (c->offsets);
-  if (c->entries != NULL)
-    g_array_unref (c->entries);
+  g_free (c->entries);
   memset (c, 0, sizeof *c);
 }
 
@@ -892,19 +893,20 @@ make_collision (ChunkScratch             *s,
   c->tree = g_new (gfloat, 2 * nodes);
   c->n_offsets = grid * grid;
   c->offsets = g_new (guint16, (gsize) grid * grid);
-  c->entries = g_array_sized_new (FALSE, FALSE, sizeof (guint16), total);
+  /* The flat lists are the entries once each bin's end is marked: fill[b]
+   * has reached the slot after bin b's offsets. */
+  for (guint32 b = 0; b < grid * grid; b++)
+    flat[fill[b]] = TERRAIN_ATLAS_COLLISION_END;
+  c->n_entries = total;
+  c->entries = g_steal_pointer (&flat);
   {
     guint at = 0;
 
     for (guint32 b = 0; b < grid * grid; b++)
       {
-        guint16 end = TERRAIN_ATLAS_COLLISION_END;
-
         if (at > G_MAXUINT16)
           return FALSE;
         c->offsets[b] = (guint16) at;
-        g_array_append_vals (c->entries, flat + at, counts[b]);
-        g_array_append_val (c->entries, end);
         at += counts[b] + 1;
         c->tree[2 * (leaf_base + b)] = bin_lo[b];
         c->tree[2 * (leaf_base + b) + 1] = bin_hi[b];
@@ -1027,7 +1029,7 @@ encode_chunk (ChunkScratch             *s,
       body += 1 + 4;
       if (collision != NULL)
         body += 4 + 8 * (gsize) collision->n_nodes + 4 + 2 * (gsize) collision->n_offsets + 4 +
-                2 * (gsize) collision->entries->len;
+                2 * (gsize) collision->n_entries;
     }
   if (s->frame_size < body + ATLAS_FRAME_OVERHEAD)
     {
@@ -1080,9 +1082,8 @@ encode_chunk (ChunkScratch             *s,
           p = put_floats (p, collision->tree, 2 * collision->n_nodes);
           p = put_u32 (p, collision->n_offsets);
           p = put_u16s (p, collision->offsets, collision->n_offsets);
-          p = put_u32 (p, collision->entries->len);
-          p = put_u16s (p, (const guint16 *) (gpointer) collision->entries->data,
-                        collision->entries->len);
+          p = put_u32 (p, collision->n_entries);
+          p = put_u16s (p, collision->entries, collision->n_entries);
         }
       else
         *p++ = COLLISION_ABSENT;
