@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "terrain-cli.h"
+#include "terrain-cli-diff.h"
 
 /* --format, shared by every command that opens files. */
 static char *format_name;
@@ -1004,9 +1005,57 @@ print_reports (TerrainCliEdit *self)
     }
 }
 
-/* An edit that changes the file's size: the sizes, then the one range
- * between the bytes that stay at the start and at the end (an OTA value
- * retyped, a material renamed), named by the section it starts in. */
+/* The most bytes inserted and deleted, and the most bytes between the
+ * common start and end, for which a dry run looks for the edit's ranges:
+ * beyond either (a map resized, a file re-encoded) it names the one range
+ * between the bytes that stay at the start and at the end. */
+#define RESIZED_MAX_DISTANCE 2048
+#define RESIZED_MAX_SPAN     ((gsize) 1 << 20)
+
+/* A range of an edit that changes the file's size, named by the section it
+ * starts in: @old_length bytes at @old_start become @new_length bytes. */
+static void
+print_resized_hunk (TerrainDocument *document,
+                    gsize            old_start,
+                    gsize            old_length,
+                    gsize            new_length)
+{
+  g_autofree char *where = terrain_document_describe_offset (document, old_start);
+  g_autofree char *first = g_strdup_printf ("%" G_GSIZE_FORMAT, old_start);
+  g_autofree char *n_old = g_strdup_printf ("%" G_GSIZE_FORMAT, old_length);
+  g_autofree char *n_new = g_strdup_printf ("%" G_GSIZE_FORMAT, new_length);
+
+  if (where == NULL)
+    where = g_strdup ("-");
+  if (old_length > 0 && new_length > 0)
+    {
+      g_autofree char *final = g_strdup_printf ("%" G_GSIZE_FORMAT, old_start + old_length - 1);
+
+      /* Translators: the first and last byte offset of a range, its size
+       * in bytes now and after the edit, then the section it is in. */
+      g_print (ngettext ("  bytes %s..%s (%s) become %s byte: %s\n",
+                         "  bytes %s..%s (%s) become %s bytes: %s\n", new_length),
+               first, final, n_old, n_new, where);
+    }
+  else if (old_length > 0)
+    {
+      g_autofree char *final = g_strdup_printf ("%" G_GSIZE_FORMAT, old_start + old_length - 1);
+
+      /* Translators: the first and last byte offset of a range, its size
+       * in bytes, then the section it is in. */
+      g_print (_("  bytes %s..%s (%s) removed: %s\n"), first, final, n_old, where);
+    }
+  else
+    /* Translators: a number of bytes, a byte offset, then the section it
+     * is in. */
+    g_print (ngettext ("  %s byte inserted at byte %s: %s\n",
+                       "  %s bytes inserted at byte %s: %s\n", new_length), n_new, first, where);
+}
+
+/* An edit that changes the file's size: the sizes, then the ranges of the
+ * shortest edit script (terrain_cli_diff(), ranges at most 8 unchanged
+ * bytes apart joined, the first twelve listed), or past its bounds the one
+ * range between the bytes that stay at the start and at the end. */
 static void
 print_resized_range (TerrainDocument *document,
                      const guint8    *a,
@@ -1014,40 +1063,52 @@ print_resized_range (TerrainDocument *document,
                      const guint8    *b,
                      gsize            nb)
 {
-  gsize head = 0, tail = 0;
-  g_autofree char *where = NULL;
+  g_autoptr(GArray) hunks = g_array_new (FALSE, FALSE, sizeof (TerrainCliHunk));
+  gsize head = 0, tail = 0, kept = na;
   g_autofree char *size_before = g_strdup_printf ("%" G_GSIZE_FORMAT, na);
   g_autofree char *size_after = g_strdup_printf ("%" G_GSIZE_FORMAT, nb);
   g_autofree char *first = NULL;
-  g_autofree char *final = NULL;
-  g_autofree char *n_old = NULL;
-  g_autofree char *n_new = NULL;
   g_autofree char *n_tail = NULL;
+  const guint shown = 12;
 
   while (head < MIN (na, nb) && a[head] == b[head])
     head++;
   while (tail < MIN (na, nb) - head && a[na - 1 - tail] == b[nb - 1 - tail])
     tail++;
 
+  if (MAX (na, nb) - head - tail <= RESIZED_MAX_SPAN &&
+      terrain_cli_diff (a, na, b, nb, RESIZED_MAX_DISTANCE, hunks))
+    {
+      g_autofree char *n_kept = NULL;
+
+      terrain_cli_diff_merge (hunks, 8);
+      /* Translators: the file size in bytes now, then after the edit. */
+      g_print (_("the file would change size: %s -> %s bytes\n"), size_before, size_after);
+      for (guint i = 0; i < hunks->len; i++)
+        {
+          const TerrainCliHunk *h = &g_array_index (hunks, TerrainCliHunk, i);
+
+          kept -= h->old_length;
+          if (i < shown)
+            print_resized_hunk (document, h->old_start, h->old_length, h->new_length);
+        }
+      if (hunks->len > shown)
+        {
+          g_autofree char *more = g_strdup_printf ("%u", hunks->len - shown);
+
+          /* Translators: a number of ranges of bytes. */
+          g_print (_("  … and %s more ranges\n"), more);
+        }
+      n_kept = g_strdup_printf ("%" G_GSIZE_FORMAT, kept);
+      /* Translators: a number of bytes, then the file's size in bytes. */
+      g_print (_("%s of the %s bytes stay byte for byte, in the same order\n"), n_kept, size_before);
+      return;
+    }
+
   /* Translators: the file size in bytes now, then after the edit. */
   g_print (_("the file would be laid out anew: %s -> %s bytes\n"), size_before, size_after);
-  where = terrain_document_describe_offset (document, head);
+  print_resized_hunk (document, head, na - tail - head, nb - tail - head);
   first = g_strdup_printf ("%" G_GSIZE_FORMAT, head);
-  n_old = g_strdup_printf ("%" G_GSIZE_FORMAT, na - tail - head);
-  n_new = g_strdup_printf ("%" G_GSIZE_FORMAT, nb - tail - head);
-  if (na - tail > head)
-    {
-      final = g_strdup_printf ("%" G_GSIZE_FORMAT, na - tail - 1);
-      /* Translators: the first and last byte offset of a range, its size
-       * in bytes now and after the edit, then the section it is in. */
-      g_print (_("  bytes %s..%s (%s) become %s bytes: %s\n"), first, final, n_old, n_new,
-               where != NULL ? where : "-");
-    }
-  else
-    /* Translators: a number of bytes, a byte offset, then the section it
-     * is in. */
-    g_print (_("  %s bytes inserted at byte %s: %s\n"), n_new, first,
-             where != NULL ? where : "-");
   n_tail = g_strdup_printf ("%" G_GSIZE_FORMAT, tail);
   /* Translators: numbers of bytes. */
   g_print (_("the first %s and the last %s bytes stay byte for byte\n"), first, n_tail);

@@ -20,7 +20,9 @@ main (int    argc,
   GSettingsSchema *schema;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* TERRAIN_LOCALEDIR: the build tree's catalogues (set by `meson devenv`). */
+  bindtextdomain (GETTEXT_PACKAGE,
+                  g_getenv ("TERRAIN_LOCALEDIR") != NULL ? g_getenv ("TERRAIN_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_application_name (_("Terrain Editor"));

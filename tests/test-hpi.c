@@ -1005,9 +1005,12 @@ test_cli (void)
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "planet:  -> Moon"));
   g_assert_nonnull (strstr (run.out, "StartPos2: (new) -> 7,8"));
-  /* The edit runner's listing: the one range that changes size. */
-  g_assert_nonnull (strstr (run.out, "the file would be laid out anew"));
-  g_assert_nonnull (strstr (run.out, "[GlobalHeader], key \"planet\""));
+  /* The edit runner's listing: the ranges of the shortest edit, each
+   * named by its section, the value set and the section added apart. */
+  g_assert_nonnull (strstr (run.out, "the file would change size"));
+  g_assert_nonnull (strstr (run.out, "  4 bytes inserted at byte 71: [GlobalHeader], key \"planet\""));
+  g_assert_nonnull (strstr (run.out, "  83 bytes inserted at byte 743: "));
+  g_assert_nonnull (strstr (run.out, "768 of the 768 bytes stay byte for byte"));
   g_assert_nonnull (strstr (run.out, "dry run: "));
   terrain_test_cli_result_clear (&run);
   /* A value the file cannot hold is refused, with the library's reason. */

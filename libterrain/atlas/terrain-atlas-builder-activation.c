@@ -54,14 +54,23 @@ typedef struct
   gfloat *errors;          /* per tile sample: E, an upper bound of it, or NaN */
 } Tile;
 
+/* A sample outside the tile: out of line, so that tile_height() inlines. */
+static G_GNUC_NO_INLINE gfloat
+outside_height (const Tile *t,
+                gint64      x,
+                gint64      y)
+{
+  return terrain_heightfield_sample_stored (t->field, (guint) x, (guint) y);
+}
+
 static inline gfloat
 tile_height (const Tile *t,
              gint64      x,
              gint64      y)
 {
-  if (x >= t->x0 && x <= t->x1 && y >= t->y0 && y <= t->y1)
+  if (G_LIKELY (x >= t->x0 && x <= t->x1 && y >= t->y0 && y <= t->y1))
     return t->block[(gsize) (y - t->y0) * t->stride + (gsize) (x - t->x0)];
-  return terrain_heightfield_sample_stored (t->field, (guint) x, (guint) y);
+  return outside_height (t, x, y);
 }
 
 /* Largest |h − plane| over row @y, columns @xa..@xb clipped to the tile; the
@@ -479,11 +488,17 @@ activation_tile (BuildState  *state,
   terrain_heightfield_read_rect (state->field, (guint) tx, (guint) ty, (guint) tsize + 1,
                                  (guint) tsize + 1, scratch->block, stride);
   b = scratch->block;
-  for (gsize i = 0; i < stride * stride; i++)
-    {
-      scratch->lo = MIN (scratch->lo, b[i]);
-      scratch->hi = MAX (scratch->hi, b[i]);
-    }
+  {
+    gfloat lo = scratch->lo, hi = scratch->hi;
+
+    for (gsize i = 0; i < stride * stride; i++)
+      {
+        lo = MIN (lo, b[i]);
+        hi = MAX (hi, b[i]);
+      }
+    scratch->lo = lo;
+    scratch->hi = hi;
+  }
   t.block = b;
   t.stride = stride;
   t.x0 = tx;

@@ -100,18 +100,17 @@ count_chunk (const BuildState *state,
       const guint8 *row = state->act + act_index (state, x0, y);
       gboolean edge_row = y == y0 || y == y0 + cs;
 
+      /* A row's count in 32 bits (a row has under 2^31 samples), which
+       * the compiler keeps in vector lanes. */
+      guint32 n = 0;
+
+      for (gint64 x = 1; x < cs; x++)
+        n += row[x] > lod;
       if (edge_row)
-        {
-          for (gint64 x = 1; x < cs; x++)
-            border += row[x] > lod;
-        }
+        border += n;
       else
         {
-          guint64 n = 0;
-
           border += (row[0] > lod) + (row[cs] > lod);
-          for (gint64 x = 1; x < cs; x++)
-            n += row[x] > lod;
           inner += n;
         }
     }
@@ -470,9 +469,10 @@ mesh_triangle (const BuildState *state,
                gint64 lx, gint64 ly,
                gint64 rx, gint64 ry)
 {
-  if (((lx + rx) & 1) == 0 && ((ly + ry) & 1) == 0)
+  /* Both sums even: halving them is a shift. */
+  if ((((lx + rx) | (ly + ry)) & 1) == 0)
     {
-      gint64 mx = (lx + rx) / 2, my = (ly + ry) / 2;
+      gint64 mx = (lx + rx) >> 1, my = (ly + ry) >> 1;
       guint8 act = state->act[act_index (state, mx, my)];
 
       if (act > s->lod)
@@ -729,7 +729,8 @@ typedef struct
   gfloat *tree;
   guint n_offsets;
   guint16 *offsets;
-  GArray *entries;   /* guint16 */
+  guint n_entries;
+  guint16 *entries;  /* each bin's offsets and TERRAIN_ATLAS_COLLISION_END */
 } Collision;
 
 static void
@@ -737,8 +738,7 @@ collision_clear (Collision *c)
 {
   g_free (c->tree);
   g_free (c->offsets);
-  if (c->entries != NULL)
-    g_array_unref (c->entries);
+  g_free (c->entries);
   memset (c, 0, sizeof *c);
 }
 
@@ -803,13 +803,19 @@ make_collision (ChunkScratch             *s,
       const gfloat *a = v[indices[k]].point, *b = v[indices[k + 1]].point;
       const gfloat *cc = v[indices[k + 2]].point;
       PreparedTriangle t;
+      gboolean prepared = FALSE;
       gint64 i0 = 0, i1 = grid - 1, j0 = 0, j1 = grid - 1;
       gfloat zlo, zhi;
 
       if (indices[k] == indices[k + 1] || indices[k + 1] == indices[k + 2] ||
           indices[k + 2] == indices[k])
         continue;
-      prepare_triangle (&t, a, b, cc);
+      /* The bounding box now, the edge axes only for a bin that does not
+       * hold the whole box. */
+      t.xmin = MIN (MIN (a[0], b[0]), cc[0]);
+      t.xmax = MAX (MAX (a[0], b[0]), cc[0]);
+      t.ymin = MIN (MIN (a[1], b[1]), cc[1]);
+      t.ymax = MAX (MAX (a[1], b[1]), cc[1]);
       zlo = MIN (MIN (a[2], b[2]), cc[2]);
       zhi = MAX (MAX (a[2], b[2]), cc[2]);
 
@@ -841,8 +847,20 @@ make_collision (ChunkScratch             *s,
             double y0 = box.min[1] + sy * j, y1 = box.min[1] + sy * (j + 1);
             guint32 bin = (guint32) (i * grid + j), pair;
 
-            if (!prepared_overlaps_rect (&t, x0, y0, x1, y1))
-              continue;
+            /* A bin holding the triangle's box overlaps it: every edge
+             * axis then sees the rectangle's extent reach both sides of
+             * the edge's start (products of exact signs), so the test
+             * below would pass too. */
+            if (!(t.xmin >= x0 && t.xmax <= x1 && t.ymin >= y0 && t.ymax <= y1))
+              {
+                if (!prepared)
+                  {
+                    prepare_triangle (&t, a, b, cc);
+                    prepared = TRUE;
+                  }
+                if (!prepared_overlaps_rect (&t, x0, y0, x1, y1))
+                  continue;
+              }
             counts[bin]++;
             bin_lo[bin] = MIN (bin_lo[bin], zlo);
             bin_hi[bin] = MAX (bin_hi[bin], zhi);
@@ -875,19 +893,20 @@ make_collision (ChunkScratch             *s,
   c->tree = g_new (gfloat, 2 * nodes);
   c->n_offsets = grid * grid;
   c->offsets = g_new (guint16, (gsize) grid * grid);
-  c->entries = g_array_sized_new (FALSE, FALSE, sizeof (guint16), total);
+  /* The flat lists are the entries once each bin's end is marked: fill[b]
+   * has reached the slot after bin b's offsets. */
+  for (guint32 b = 0; b < grid * grid; b++)
+    flat[fill[b]] = TERRAIN_ATLAS_COLLISION_END;
+  c->n_entries = total;
+  c->entries = g_steal_pointer (&flat);
   {
     guint at = 0;
 
     for (guint32 b = 0; b < grid * grid; b++)
       {
-        guint16 end = TERRAIN_ATLAS_COLLISION_END;
-
         if (at > G_MAXUINT16)
           return FALSE;
         c->offsets[b] = (guint16) at;
-        g_array_append_vals (c->entries, flat + at, counts[b]);
-        g_array_append_val (c->entries, end);
         at += counts[b] + 1;
         c->tree[2 * (leaf_base + b)] = bin_lo[b];
         c->tree[2 * (leaf_base + b) + 1] = bin_hi[b];
@@ -961,10 +980,29 @@ put_u16s (guint8        *p,
           const guint16 *v,
           gsize          n)
 {
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  memcpy (p, v, 2 * n);
+#else
   for (gsize i = 0; i < n; i++)
     {
       p[2 * i] = v[i] & 0xff;
       p[2 * i + 1] = v[i] >> 8;
+    }
+#endif
+  return p + 2 * n;
+}
+
+/* The low 16 bits of each of @n indices, little-endian. */
+static guint8 *
+put_indices (guint8        *p,
+             const guint32 *v,
+             gsize          n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      guint16 u = GUINT16_TO_LE ((guint16) v[i]);
+
+      memcpy (p + 2 * i, &u, 2);
     }
   return p + 2 * n;
 }
@@ -991,7 +1029,7 @@ encode_chunk (ChunkScratch             *s,
       body += 1 + 4;
       if (collision != NULL)
         body += 4 + 8 * (gsize) collision->n_nodes + 4 + 2 * (gsize) collision->n_offsets + 4 +
-                2 * (gsize) collision->entries->len;
+                2 * (gsize) collision->n_entries;
     }
   if (s->frame_size < body + ATLAS_FRAME_OVERHEAD)
     {
@@ -1009,12 +1047,7 @@ encode_chunk (ChunkScratch             *s,
     p = put_box (p, bounds);
   p = put_u32 (p, s->n_indices);
   p = put_u32 (p, n_skirt);
-  for (guint i = 0; i < s->n_indices; i++)
-    {
-      p[0] = s->indices[i] & 0xff;
-      p[1] = (s->indices[i] >> 8) & 0xff;
-      p += 2;
-    }
+  p = put_indices (p, s->indices, s->n_indices);
   p = put_u32 (p, n_vertices);
   if (version >= 140)
     {
@@ -1049,9 +1082,8 @@ encode_chunk (ChunkScratch             *s,
           p = put_floats (p, collision->tree, 2 * collision->n_nodes);
           p = put_u32 (p, collision->n_offsets);
           p = put_u16s (p, collision->offsets, collision->n_offsets);
-          p = put_u32 (p, collision->entries->len);
-          p = put_u16s (p, (const guint16 *) (gpointer) collision->entries->data,
-                        collision->entries->len);
+          p = put_u32 (p, collision->n_entries);
+          p = put_u16s (p, collision->entries, collision->n_entries);
         }
       else
         *p++ = COLLISION_ABSENT;
