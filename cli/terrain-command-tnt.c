@@ -556,8 +556,8 @@ apply_resize (TerrainCliEdit *run)
                                      edit->palette);
 
   if (status == TERRAIN_EXIT_OK && edit->palette == NULL)
-    g_printerr (_("terrain: %s: the minimap still shows the old shape; give --palette to "
-                  "regenerate it\n"), argv[1]);
+    g_printerr (_("terrain: %s: the minimap was re-framed from the old picture for the new "
+                  "shape; give --palette to regenerate it from the tiles\n"), argv[1]);
   return status;
 }
 

@@ -270,8 +270,8 @@ import_image_action (GtkWidget  *widget,
 
 /* Resizes the map by attribute cells on each side (even; negative
  * crops), the new area at @fill_height drawn with tile @fill_tile, as one
- * step of the history; with a palette the minimap is made again in the
- * same step (its crop follows the map's shape). */
+ * step of the history. The resize edit re-frames the minimap for the new
+ * shape; with a palette it is made again from the tiles in the same step. */
 gboolean
 window_resize_map (TerrainEditorWindow  *self,
                    gint                  left,

@@ -545,6 +545,72 @@ test_resize_undo (Fixture       *f,
   close_window (window);
 }
 
+/* Without a palette the minimap follows a resize too: ramp.tnt with a
+ * minimap of index 7 over its crop (512 x 384 px, play area 480 x 256:
+ * 252 x 134 used), grown by 16 tiles on the right in the dialog (1024 x
+ * 384 px, play area 992 x 256: 252 x 65 used), keeps index 7 on the left
+ * of the new crop, the fill tile's 200 on the right, and the fill below:
+ * no old picture stretched over a shape it no longer has. */
+static void
+test_resize_no_palette (Fixture       *f,
+                        gconstpointer  data)
+{
+  GType type = TERRAIN_EDITOR_TYPE_RESIZE_DIALOG;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = write_map (f);
+  g_autoptr(TerrainTntMap) written = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree guint8 *pixels = g_malloc (252 * 252);
+  const guint8 *minimap;
+  TerrainEditorWindow *window;
+  TerrainTntMap *map;
+  GtkWindow *dialog;
+  guint mw = 0, mh = 0, used_w = 0, used_h = 0;
+
+  g_settings_reset (terrain_editor_application_get_settings (app), "palette-path");
+  g_assert_null (terrain_editor_application_get_palette (app));
+  written = TERRAIN_TNT_MAP (terrain_document_load (file, NULL, NULL, &error));
+  g_assert_no_error (error);
+  terrain_tnt_map_get_minimap_crop (written, 252, 252, &used_w, &used_h);
+  g_assert_cmpuint (used_h, ==, 134);
+  for (guint i = 0; i < 252 * 252; i++)
+    pixels[i] = i / 252 < used_h ? 7 : TERRAIN_PALETTE_MINIMAP_FILL;
+  g_assert_true (terrain_tnt_map_set_minimap (written, 252, 252, pixels, &error));
+  bytes = terrain_document_save_to_bytes (TERRAIN_DOCUMENT (written), &error);
+  g_assert_no_error (error);
+  g_clear_object (&written);
+  g_assert_true (g_file_replace_contents (file, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                          NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  window = open_and_wait (file);
+  map = TERRAIN_TNT_MAP (terrain_editor_window_get_document (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.resize-map", NULL));
+  iterate (200);
+  dialog = find_transient_of_type (GTK_WINDOW (window), type);
+  g_assert_nonnull (dialog);
+  type_into (GTK_WIDGET (dialog), type, "right_spin", 16);
+  type_into (GTK_WIDGET (dialog), type, "fill_tile_spin", 1);
+  press (GTK_WIDGET (dialog), type, "resize_button");
+  iterate (100);
+  g_assert_cmpuint (terrain_tnt_map_get_width (map), ==, 64);
+
+  minimap = terrain_tnt_map_get_minimap (map, &mw, &mh);
+  g_assert_cmpuint (mw, ==, 252);
+  g_assert_cmpuint (mh, ==, 252);
+  terrain_tnt_map_get_minimap_used_size (map, &used_w, &used_h);
+  g_assert_cmpuint (used_h, ==, 65);
+  for (guint y = 0; y < used_h; y++)
+    {
+      g_assert_cmpuint (minimap[y * 252], ==, 7);
+      g_assert_cmpuint (minimap[y * 252 + 251], ==, 200);
+    }
+  for (guint y = used_h; y < 252; y++)
+    for (guint x = 0; x < 252; x++)
+      g_assert_cmpuint (minimap[y * 252 + x], ==, TERRAIN_PALETTE_MINIMAP_FILL);
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -557,6 +623,8 @@ main (int    argc,
   g_test_add ("/Terrain/Editor/map/new-no-palette", Fixture, NULL, fixture_set_up, test_new_map_no_palette,
               fixture_tear_down);
   g_test_add ("/Terrain/Editor/map/resize-undo", Fixture, NULL, fixture_set_up, test_resize_undo,
+              fixture_tear_down);
+  g_test_add ("/Terrain/Editor/map/resize-no-palette", Fixture, NULL, fixture_set_up, test_resize_no_palette,
               fixture_tear_down);
   status = g_test_run ();
 

@@ -539,6 +539,68 @@ test_resize (void)
   terrain_test_assert_bytes_equal (original, undone);
 }
 
+/* A resize without a palette re-frames the minimap for the new shape: a
+ * 64x64-cell map (play area 992x896 px, used 252x227 of 252x252) grown by
+ * 64 cells on the right (2016x896 px, used 252x112) keeps its old picture
+ * in the left half of the new crop, the added ground in its tile's colour
+ * on the right and the fill below; Undo gives the old picture back. */
+static void
+test_resize_minimap (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TerrainTntMap) map = terrain_tnt_map_new (64, 64, &error);
+  g_autoptr(TerrainCommandStack) stack = NULL;
+  g_autofree guint8 *old = g_malloc (252 * 252);
+  guint8 tile[TERRAIN_TNT_TILE_BYTES];
+  const guint8 *pixels;
+  guint width = 0, height = 0, used_w = 0, used_h = 0;
+
+  g_assert_no_error (error);
+  memset (tile, 200, sizeof tile);
+  g_assert_cmpuint (terrain_tnt_map_add_tile (map, tile), ==, 1);
+  terrain_tnt_map_get_minimap_crop (map, 252, 252, &used_w, &used_h);
+  g_assert_cmpuint (used_w, ==, 252);
+  g_assert_cmpuint (used_h, ==, 227);
+  for (guint y = 0; y < 252; y++)
+    for (guint x = 0; x < 252; x++)
+      old[y * 252 + x] = y < used_h ? 7 : TERRAIN_PALETTE_MINIMAP_FILL;
+  g_assert_true (terrain_tnt_map_set_minimap (map, 252, 252, old, &error));
+  g_assert_no_error (error);
+  stack = terrain_command_stack_new (TERRAIN_DOCUMENT (map));
+
+  execute (stack, terrain_tnt_edit_new_resize (map, 0, 0, 64, 0, 0, 1));
+  pixels = terrain_tnt_map_get_minimap (map, &width, &height);
+  g_assert_cmpuint (width, ==, 252);
+  g_assert_cmpuint (height, ==, 252);
+  terrain_tnt_map_get_minimap_used_size (map, &used_w, &used_h);
+  g_assert_cmpuint (used_w, ==, 252);
+  g_assert_cmpuint (used_h, ==, 112);
+  /* Old play area: 992 of 2016 px, minimap columns 0..123 (centres below
+   * 992 px); 124..127 the old margin, drawn from its tile 0 (all zeros);
+   * 128.. the added ground (centres from 1028 px). */
+  for (guint y = 0; y < used_h; y++)
+    {
+      g_assert_cmpuint (pixels[y * 252 + 0], ==, 7);
+      g_assert_cmpuint (pixels[y * 252 + 123], ==, 7);
+      g_assert_cmpuint (pixels[y * 252 + 124], ==, 0);
+      g_assert_cmpuint (pixels[y * 252 + 128], ==, 200);
+      g_assert_cmpuint (pixels[y * 252 + 251], ==, 200);
+    }
+  for (guint y = used_h; y < 252; y++)
+    for (guint x = 0; x < 252; x++)
+      g_assert_cmpuint (pixels[y * 252 + x], ==, TERRAIN_PALETTE_MINIMAP_FILL);
+
+  /* Grown on the left instead: the added ground comes first. */
+  terrain_command_stack_undo (stack);
+  pixels = terrain_tnt_map_get_minimap (map, &width, &height);
+  g_assert_cmpmem (pixels, (gsize) width * height, old, 252 * 252);
+  execute (stack, terrain_tnt_edit_new_resize (map, 64, 0, 0, 0, 0, 1));
+  pixels = terrain_tnt_map_get_minimap (map, NULL, NULL);
+  g_assert_cmpuint (pixels[10 * 252 + 0], ==, 200);
+  g_assert_cmpuint (pixels[10 * 252 + 251], ==, 7);
+  g_assert_cmpuint (pixels[200 * 252 + 10], ==, TERRAIN_PALETTE_MINIMAP_FILL);
+}
+
 /* Builds a version 3 section (tnt-sct.md, "SCT sections"): header, tile
  * map, height records, tile graphics, preview. */
 static TerrainSctSection *
@@ -737,6 +799,7 @@ main (int    argc,
   g_test_add_func ("/Terrain/TntEdit/void", test_void);
   g_test_add_func ("/Terrain/TntEdit/paint-tiles", test_paint_tiles);
   g_test_add_func ("/Terrain/TntEdit/resize", test_resize);
+  g_test_add_func ("/Terrain/TntEdit/resize-minimap", test_resize_minimap);
   g_test_add_func ("/Terrain/TntEdit/stamp-section", test_stamp_section);
   g_test_add_func ("/Terrain/TntEdit/legacy-features", test_legacy_features);
   g_test_add_func ("/Terrain/TntEdit/failed-save", test_failed_save);

@@ -105,6 +105,75 @@ typedef struct
   guint16 fill_tile;
 } ResizeOp;
 
+/* The play area the minimap pictures, in map pixels: as
+ * terrain_tnt_map_compute_minimap() frames it. */
+static void
+minimap_frame (TerrainTntMap *map,
+               gint64        *play_w,
+               gint64        *play_h)
+{
+  gint64 pixel_w = (gint64) terrain_tnt_map_get_tile_columns (map) * TERRAIN_TNT_TILE_PIXELS;
+  gint64 pixel_h = (gint64) terrain_tnt_map_get_tile_rows (map) * TERRAIN_TNT_TILE_PIXELS;
+  guint right, bottom;
+
+  terrain_tnt_map_get_play_area (map, &right, &bottom);
+  *play_w = MAX (MIN ((gint64) right, pixel_w), 1);
+  *play_h = MAX (MIN ((gint64) bottom, pixel_h), 1);
+}
+
+/* Re-frames the minimap after a resize without a palette: the old picture
+ * (@old, @width x @height, framing @old_play_w x @old_play_h map pixels
+ * in its @old_used_w x @old_used_h corner) moves with the kept area by
+ * (@left_pixels, @top_pixels), scaled into the new shape's crop; pixels
+ * over added ground take the tile pixel at their centre, the rest of the
+ * bitmap is the fill index. The size stays. */
+static gboolean
+reframe_minimap (TerrainTntMap  *map,
+                 const guint8   *old,
+                 guint           width,
+                 guint           height,
+                 guint           old_used_w,
+                 guint           old_used_h,
+                 gint64          old_play_w,
+                 gint64          old_play_h,
+                 gint64          left_pixels,
+                 gint64          top_pixels,
+                 GError        **error)
+{
+  g_autofree guint8 *pixels = g_malloc ((gsize) width * height);
+  guint used_w, used_h, n_tiles = terrain_tnt_map_get_n_tiles (map);
+  gint64 play_w, play_h;
+
+  memset (pixels, TERRAIN_PALETTE_MINIMAP_FILL, (gsize) width * height);
+  minimap_frame (map, &play_w, &play_h);
+  terrain_tnt_map_get_minimap_crop (map, width, height, &used_w, &used_h);
+  used_w = CLAMP (used_w, 1, width);
+  used_h = CLAMP (used_h, 1, height);
+  old_used_w = CLAMP (old_used_w, 1, width);
+  old_used_h = CLAMP (old_used_h, 1, height);
+
+  for (guint my = 0; my < used_h; my++)
+    for (guint mx = 0; mx < used_w; mx++)
+      {
+        /* The map pixel at the minimap pixel's centre, now and before. */
+        gint64 px = ((gint64) mx * 2 + 1) * play_w / (2 * (gint64) used_w);
+        gint64 py = ((gint64) my * 2 + 1) * play_h / (2 * (gint64) used_h);
+        gint64 ox = px - left_pixels, oy = py - top_pixels;
+        guint8 *out = pixels + (gsize) my * width + mx;
+
+        if (ox >= 0 && oy >= 0 && ox < old_play_w && oy < old_play_h)
+          *out = old[(gsize) (oy * old_used_h / old_play_h) * width +
+                     (gsize) (ox * old_used_w / old_play_w)];
+        else
+          {
+            guint16 tile = terrain_tnt_map_get_tile_index (map, (guint) (px / 32), (guint) (py / 32));
+
+            *out = tile < n_tiles ? terrain_tnt_map_get_tile (map, tile)[(py % 32) * 32 + px % 32] : 0;
+          }
+      }
+  return terrain_tnt_map_set_minimap (map, width, height, pixels, error);
+}
+
 static gboolean
 resize_operation (TerrainTntEdit  *self,
                   TerrainTntMap   *map,
@@ -113,6 +182,10 @@ resize_operation (TerrainTntEdit  *self,
 {
   ResizeOp *op = data;
   guint old_width = terrain_tnt_map_get_width (map), old_height = terrain_tnt_map_get_height (map);
+  g_autofree guint8 *old_minimap = NULL;
+  guint minimap_w = 0, minimap_h = 0, old_used_w = 0, old_used_h = 0;
+  gint64 old_play_w = 0, old_play_h = 0;
+  const guint8 *stored;
 
   if ((op->left > 0 || op->top > 0 || op->right > 0 || op->bottom > 0) &&
       op->fill_tile >= terrain_tnt_map_get_n_tiles (map))
@@ -122,8 +195,21 @@ resize_operation (TerrainTntEdit  *self,
                    op->fill_tile, terrain_tnt_map_get_n_tiles (map));
       return FALSE;
     }
+  stored = terrain_tnt_map_get_minimap (map, &minimap_w, &minimap_h);
+  if (stored != NULL && minimap_w > 0 && minimap_h > 0)
+    {
+      old_minimap = g_memdup2 (stored, (gsize) minimap_w * minimap_h);
+      terrain_tnt_map_get_minimap_crop (map, minimap_w, minimap_h, &old_used_w, &old_used_h);
+      minimap_frame (map, &old_play_w, &old_play_h);
+    }
   if (!terrain_tnt_map_resize (map, op->left, op->top, op->right, op->bottom, op->fill_height,
                                op->fill_tile, error))
+    return FALSE;
+  if (old_minimap != NULL &&
+      (op->left != 0 || op->top != 0 || op->right != 0 || op->bottom != 0) &&
+      !reframe_minimap (map, old_minimap, minimap_w, minimap_h, old_used_w, old_used_h,
+                        old_play_w, old_play_h, (gint64) op->left * TERRAIN_TNT_CELL_PIXELS,
+                        (gint64) op->top * TERRAIN_TNT_CELL_PIXELS, error))
     return FALSE;
 
   terrain_tnt_edit_set_report (self, "%ux%u -> %ux%u cells (left %+d, top %+d, right %+d, "
@@ -143,9 +229,13 @@ resize_operation (TerrainTntEdit  *self,
  * @fill_height: height of added cells
  * @fill_tile: tile drawn on added positions, below the tile count
  *
- * Resizes the map with [method@Terrain.TntMap.resize]. The minimap is left
- * as it is; regenerate it with [ctor@Terrain.TntEdit.new_regenerate_minimap]
- * (the crop depends on the map's shape).
+ * Resizes the map with [method@Terrain.TntMap.resize] and re-frames an
+ * embedded minimap for the new shape at its stored size, without a palette:
+ * the kept part of the old picture moves and scales with the kept ground
+ * into the new crop ([method@Terrain.TntMap.get_minimap_crop]), pixels over
+ * added ground take the tile pixel at their centre, and the rest of the
+ * bitmap is the fill index 0x64. For a picture averaged from the tiles,
+ * regenerate it afterwards with [ctor@Terrain.TntEdit.new_regenerate_minimap].
  *
  * Returns: (transfer full): the edit
  */
