@@ -150,7 +150,7 @@ typedef struct
 } HeightRange;
 
 /* The real triangles of a strip as heightfield_chunker counts them for
- * its chunk headers (heightfield_chunker.cpp, generate_block(): index i
+ * its chunk headers (heightfield_chunker.cpp, mesh::write(): index i
  * differs from i + 1 and from i + 2). */
 static guint
 count_triangles_as_chunker (const TerrainChuChunk *chunk)
