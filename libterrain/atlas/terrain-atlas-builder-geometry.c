@@ -240,6 +240,8 @@ typedef struct
   gsize frame_size;
   guint32 *pairs;      /* make_collision()'s (bin, offset) pairs */
   gsize pairs_size;
+  gdouble *sides;      /* make_collision()'s bin sides and edge extents */
+  gsize sides_size;
   guint lod;
   gint parent_lod;     /* -1 for the root: every vertex is its own parent */
   gboolean overflow;
@@ -310,6 +312,7 @@ chunk_scratch_destroy (gpointer data)
   g_free (s->indices);
   g_free (s->frame);
   g_free (s->pairs);
+  g_free (s->sides);
   g_free (s);
 }
 
@@ -663,7 +666,11 @@ box_add (TerrainAtlasBox *box,
  * as overlap, so the bins are the ones
  * [method@Terrain.AtlasGeometry.generate_collision] makes), with the edge
  * axes worked out once and each axis's extreme rectangle corner picked by
- * sign instead of trying all four. */
+ * sign instead of trying all four. A bin of make_collision() overlaps the
+ * triangle when it meets the bounding box and, on each edge normal (nx,
+ * ny) from the edge's start (sx, sy), the rectangle's extent [nx (xa − sx)
+ * + ny (ya − sy), nx (xb − sx) + ny (yb − sy)] (the corners picked by the
+ * normal's signs) meets the triangle's [lo, hi]. */
 typedef struct
 {
   gfloat xmin, xmax, ymin, ymax;
@@ -697,29 +704,6 @@ prepare_triangle (PreparedTriangle *t,
       t->lo[e] = MIN (0.0, tri);
       t->hi[e] = MAX (0.0, tri);
     }
-}
-
-static inline gboolean
-prepared_overlaps_rect (const PreparedTriangle *t,
-                        double                  x0,
-                        double                  y0,
-                        double                  x1,
-                        double                  y1)
-{
-  if (t->xmax < x0 || t->xmin > x1 || t->ymax < y0 || t->ymin > y1)
-    return FALSE;
-
-  for (guint e = 0; e < 3; e++)
-    {
-      double nx = t->nx[e], ny = t->ny[e];
-      double lo = nx * ((nx >= 0 ? x0 : x1) - t->sx[e]) + ny * ((ny >= 0 ? y0 : y1) - t->sy[e]);
-      double hi = nx * ((nx >= 0 ? x1 : x0) - t->sx[e]) + ny * ((ny >= 0 ? y1 : y0) - t->sy[e]);
-
-      if (hi < t->lo[e] || lo > t->hi[e])
-        return FALSE;
-    }
-
-  return TRUE;
 }
 
 typedef struct
@@ -769,6 +753,7 @@ make_collision (ChunkScratch             *s,
   g_autofree gfloat *bin_hi = g_new (gfloat, (gsize) grid * grid);
   gsize n_pairs = 0;
   double sx, sy, inv_x, inv_y;
+  double *xs, *ys, *by_lo, *by_hi;
   guint total = 0;
 
   memcpy (box.min, v[0].point, sizeof box.min);
@@ -783,6 +768,24 @@ make_collision (ChunkScratch             *s,
   sy = ((double) box.max[1] - box.min[1]) / grid;
   inv_x = sx > 0 ? 1.0 / sx : 0.0;
   inv_y = sy > 0 ? 1.0 / sy : 0.0;
+  /* The bins' sides, xs[i] = box.min[0] + sx * i as the test computes
+   * them, and room for each edge's share of a rectangle's extent on its
+   * normal per row of bins (by_lo, by_hi: 3 a row). */
+  if (s->sides_size < 8 * (gsize) grid + 2)
+    {
+      s->sides_size = 8 * (gsize) grid + 2;
+      g_free (s->sides);
+      s->sides = g_new (gdouble, s->sides_size);
+    }
+  xs = s->sides;
+  ys = xs + grid + 1;
+  by_lo = ys + grid + 1;
+  by_hi = by_lo + 3 * (gsize) grid;
+  for (guint32 i = 0; i <= grid; i++)
+    {
+      xs[i] = box.min[0] + sx * i;
+      ys[i] = box.min[1] + sy * i;
+    }
   for (guint32 b = 0; b < grid * grid; b++)
     {
       bin_lo[b] = box.max[2] + 1.0f;
@@ -841,37 +844,76 @@ make_collision (ChunkScratch             *s,
         }
 
       for (gint64 i = i0; i <= i1; i++)
-        for (gint64 j = j0; j <= j1; j++)
-          {
-            double x0 = box.min[0] + sx * i, x1 = box.min[0] + sx * (i + 1);
-            double y0 = box.min[1] + sy * j, y1 = box.min[1] + sy * (j + 1);
-            guint32 bin = (guint32) (i * grid + j), pair;
+        {
+          double x0 = xs[i], x1 = xs[i + 1];
+          gboolean x_in = t.xmin >= x0 && t.xmax <= x1;
+          gboolean x_out = t.xmax < x0 || t.xmin > x1;
+          gboolean column = FALSE;
+          double ax_lo[3], ax_hi[3];
 
-            /* A bin holding the triangle's box overlaps it: every edge
-             * axis then sees the rectangle's extent reach both sides of
-             * the edge's start (products of exact signs), so the test
-             * below would pass too. */
-            if (!(t.xmin >= x0 && t.xmax <= x1 && t.ymin >= y0 && t.ymax <= y1))
-              {
-                if (!prepared)
-                  {
-                    prepare_triangle (&t, a, b, cc);
-                    prepared = TRUE;
-                  }
-                if (!prepared_overlaps_rect (&t, x0, y0, x1, y1))
-                  continue;
-              }
-            counts[bin]++;
-            bin_lo[bin] = MIN (bin_lo[bin], zlo);
-            bin_hi[bin] = MAX (bin_hi[bin], zhi);
-            pair = (bin << 16) | k;
-            if (G_UNLIKELY (n_pairs == s->pairs_size))
-              {
-                s->pairs_size *= 2;
-                s->pairs = g_renew (guint32, s->pairs, s->pairs_size);
-              }
-            s->pairs[n_pairs++] = pair;
-          }
+          for (gint64 j = j0; j <= j1; j++)
+            {
+              double y0 = ys[j], y1 = ys[j + 1];
+              guint32 bin = (guint32) (i * grid + j), pair;
+
+              /* A bin holding the triangle's box overlaps it: every edge
+               * axis then sees the rectangle's extent reach both sides of
+               * the edge's start (products of exact signs), so the test
+               * would pass too. Else prepared_overlaps_rect()'s test, its
+               * products (nx * (x - sx), ny * (y - sy)) worked out once a
+               * column and once a row of bins. */
+              if (!(x_in && t.ymin >= y0 && t.ymax <= y1))
+                {
+                  gsize r = 3 * (gsize) (j - j0);
+                  gboolean miss = FALSE;
+
+                  if (!prepared)
+                    {
+                      prepare_triangle (&t, a, b, cc);
+                      for (gint64 jj = j0; jj <= j1; jj++)
+                        for (guint e = 0; e < 3; e++)
+                          {
+                            double ny = t.ny[e], ya = ys[jj], yb = ys[jj + 1];
+
+                            by_lo[3 * (jj - j0) + e] = ny * ((ny >= 0 ? ya : yb) - t.sy[e]);
+                            by_hi[3 * (jj - j0) + e] = ny * ((ny >= 0 ? yb : ya) - t.sy[e]);
+                          }
+                      prepared = TRUE;
+                    }
+                  if (x_out || t.ymax < y0 || t.ymin > y1)
+                    continue;
+                  if (!column)
+                    {
+                      for (guint e = 0; e < 3; e++)
+                        {
+                          double nx = t.nx[e];
+
+                          ax_lo[e] = nx * ((nx >= 0 ? x0 : x1) - t.sx[e]);
+                          ax_hi[e] = nx * ((nx >= 0 ? x1 : x0) - t.sx[e]);
+                        }
+                      column = TRUE;
+                    }
+                  for (guint e = 0; e < 3 && !miss; e++)
+                    {
+                      double lo = ax_lo[e] + by_lo[r + e], hi = ax_hi[e] + by_hi[r + e];
+
+                      miss = hi < t.lo[e] || lo > t.hi[e];
+                    }
+                  if (miss)
+                    continue;
+                }
+              counts[bin]++;
+              bin_lo[bin] = MIN (bin_lo[bin], zlo);
+              bin_hi[bin] = MAX (bin_hi[bin], zhi);
+              pair = (bin << 16) | k;
+              if (G_UNLIKELY (n_pairs == s->pairs_size))
+                {
+                  s->pairs_size *= 2;
+                  s->pairs = g_renew (guint32, s->pairs, s->pairs_size);
+                }
+              s->pairs[n_pairs++] = pair;
+            }
+        }
     }
 
   fill = g_new (guint32, (gsize) grid * grid);

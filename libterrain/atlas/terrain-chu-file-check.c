@@ -149,6 +149,20 @@ typedef struct
   gint max;
 } HeightRange;
 
+/* The real triangles of a strip as heightfield_chunker counts them for
+ * its chunk headers (heightfield_chunker.cpp, generate_block(): index i
+ * differs from i + 1 and from i + 2). */
+static guint
+count_triangles_as_chunker (const TerrainChuChunk *chunk)
+{
+  guint count = 0;
+
+  for (guint i = 0; i + 2 < chunk->n_indices; i++)
+    if (chunk->indices[i] != chunk->indices[i + 1] && chunk->indices[i] != chunk->indices[i + 2])
+      count++;
+  return count;
+}
+
 static void
 check_bounds (Findings             *findings,
               const TerrainChuStub *stub,
@@ -254,7 +268,13 @@ chu_file_validate (TerrainDocument *document)
                        (gint64) (pub->chunk_offset + stub->layout.indices_at), k,
                        "the chunk of stub %u has %u indices, not a whole number of triangles",
                        k, chunk->n_indices);
-        if (chunk->tri_count != derived)
+        /* heightfield_chunker counts a strip triangle as real when its
+         * first index differs from the other two, without comparing the
+         * second and third ((5, 3, 3) counts): its files store that
+         * count, and Ulrich's viewer only prints it. */
+        if (chunk->tri_count != derived &&
+            !(self->variant == TERRAIN_CHU_VARIANT_ULRICH && chunk->strip &&
+              chunk->tri_count == count_triangles_as_chunker (chunk)))
           add_finding (&findings, KIND_TRIANGLES,
                        (gint64) (pub->chunk_offset + stub->layout.tri_count_at), k,
                        "the chunk of stub %u stores triangle count %u, its indices describe %u",
