@@ -6,7 +6,8 @@
  * level, the height of every cell, and the palette index its one tile is
  * filled with (a swatch shows the colour through the editor's palette).
  * Create opens the map in the empty window the dialog came from, else in
- * a new window, unsaved: Save asks where to write it.
+ * a new window, unsaved: Save asks where to write it. The choices Create
+ * used are kept in GSettings (new-map-*), so the dialog opens with them.
  *
  * The actions (new-map.create, new-map.cancel) are the dialog's code path;
  * the tests drive them.
@@ -44,6 +45,25 @@ struct _TerrainEditorNewMapDialog
 };
 
 G_DEFINE_FINAL_TYPE (TerrainEditorNewMapDialog, terrain_editor_new_map_dialog, GTK_TYPE_WINDOW)
+
+/* Each spin button and the GSettings key that remembers it. */
+static const struct
+{
+  const char *key;
+  gsize offset;
+} remembered[] = {
+  { "new-map-width", G_STRUCT_OFFSET (TerrainEditorNewMapDialog, width_spin) },
+  { "new-map-height", G_STRUCT_OFFSET (TerrainEditorNewMapDialog, height_spin) },
+  { "new-map-sea-level", G_STRUCT_OFFSET (TerrainEditorNewMapDialog, sea_level_spin) },
+  { "new-map-fill-height", G_STRUCT_OFFSET (TerrainEditorNewMapDialog, fill_height_spin) },
+  { "new-map-fill-colour", G_STRUCT_OFFSET (TerrainEditorNewMapDialog, fill_colour_spin) },
+};
+
+static GSettings *
+get_settings (TerrainEditorNewMapDialog *self)
+{
+  return self->application != NULL ? terrain_editor_application_get_settings (self->application) : NULL;
+}
 
 static TerrainPalette *
 get_palette (TerrainEditorNewMapDialog *self)
@@ -135,8 +155,8 @@ create_action (GtkWidget  *widget,
   g_autoptr(TerrainTntMap) map = NULL;
   TerrainEditorWindow *window;
 
-  gtk_spin_button_update (self->width_spin);
-  gtk_spin_button_update (self->height_spin);
+  for (guint i = 0; i < G_N_ELEMENTS (remembered); i++)
+    gtk_spin_button_update (G_STRUCT_MEMBER (GtkSpinButton *, self, remembered[i].offset));
   map = terrain_editor_new_map_dialog_build_map (self, &error);
   if (map == NULL)
     {
@@ -145,6 +165,11 @@ create_action (GtkWidget  *widget,
       show_error (self, message);
       return;
     }
+  if (get_settings (self) != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (remembered); i++)
+      g_settings_set_int (get_settings (self), remembered[i].key,
+                          gtk_spin_button_get_value_as_int (G_STRUCT_MEMBER (GtkSpinButton *, self,
+                                                                             remembered[i].offset)));
   window = target_window (self);
   terrain_editor_window_show_new_map (window, TERRAIN_DOCUMENT (map));
   gtk_window_present (GTK_WINDOW (window));
@@ -233,6 +258,10 @@ terrain_editor_new_map_dialog_new (TerrainEditorApplication *application,
                        "modal", parent != NULL,
                        NULL);
   self->application = application;
+  if (get_settings (self) != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (remembered); i++)
+      gtk_spin_button_set_value (G_STRUCT_MEMBER (GtkSpinButton *, self, remembered[i].offset),
+                                 g_settings_get_int (get_settings (self), remembered[i].key));
   update_swatch (self);
   return self;
 }

@@ -7,6 +7,12 @@
  * it). Resize runs terrain_tnt_edit_new_resize() on the window's history
  * (window_resize_map()), so Undo gives the map back as it was.
  *
+ * The amounts and the fill height a resize used are kept in GSettings
+ * (resize-*), so the dialog opens with them (clamped to what this map
+ * allows; the fill height is the sea level until one was used). The fill
+ * tile is an index into this map's tile set, so it starts at the Tiles
+ * tool's tile each time.
+ *
  * The actions (resize.apply, resize.cancel) are the dialog's code path;
  * the tests drive them.
  *
@@ -42,6 +48,14 @@ struct _TerrainEditorResizeDialog
 };
 
 G_DEFINE_FINAL_TYPE (TerrainEditorResizeDialog, terrain_editor_resize_dialog, GTK_TYPE_WINDOW)
+
+static GSettings *
+get_settings (TerrainEditorResizeDialog *self)
+{
+  TerrainEditorApplication *app = window_get_app (self->window);
+
+  return app != NULL ? terrain_editor_application_get_settings (app) : NULL;
+}
 
 static int
 spin_int (GtkSpinButton *spin)
@@ -131,6 +145,13 @@ apply_action (GtkWidget  *widget,
 
       show_error (self, message);
       return;
+    }
+  if (get_settings (self) != NULL)
+    {
+      const char *keys[] = { "resize-left", "resize-top", "resize-right", "resize-bottom", "resize-fill-height" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+        g_settings_set_int (get_settings (self), keys[i], spin_int (spins[i]));
     }
   gtk_window_destroy (GTK_WINDOW (self));
 }
@@ -237,6 +258,18 @@ terrain_editor_resize_dialog_new (TerrainEditorWindow *window)
                             terrain_tnt_map_get_n_tiles (map) - 1);
   gtk_spin_button_set_value (self->fill_tile_spin, gtk_adjustment_get_value (window->tile_adjustment));
   gtk_spin_button_set_value (self->fill_height_spin, MIN (terrain_tnt_map_get_sea_level (map), 255));
+  if (get_settings (self) != NULL)
+    {
+      GSettings *settings = get_settings (self);
+      int fill_height = g_settings_get_int (settings, "resize-fill-height");
+
+      gtk_spin_button_set_value (self->left_spin, g_settings_get_int (settings, "resize-left"));
+      gtk_spin_button_set_value (self->top_spin, g_settings_get_int (settings, "resize-top"));
+      gtk_spin_button_set_value (self->right_spin, g_settings_get_int (settings, "resize-right"));
+      gtk_spin_button_set_value (self->bottom_spin, g_settings_get_int (settings, "resize-bottom"));
+      if (fill_height >= 0)
+        gtk_spin_button_set_value (self->fill_height_spin, fill_height);
+    }
   update (self);
   return self;
 }

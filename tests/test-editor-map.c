@@ -79,7 +79,14 @@ fixture_tear_down (Fixture       *f,
   g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
   const char *name;
 
+  static const char *const remembered[] = {
+    "new-map-width", "new-map-height", "new-map-sea-level", "new-map-fill-height", "new-map-fill-colour",
+    "resize-left", "resize-top", "resize-right", "resize-bottom", "resize-fill-height",
+  };
+
   g_settings_reset (terrain_editor_application_get_settings (app), "palette-path");
+  for (guint i = 0; i < G_N_ELEMENTS (remembered); i++)
+    g_settings_reset (terrain_editor_application_get_settings (app), remembered[i]);
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = g_build_filename (f->dir, name, NULL);
@@ -611,6 +618,101 @@ test_resize_no_palette (Fixture       *f,
   close_window (window);
 }
 
+static int
+spin_value (GtkWidget  *dialog,
+            GType       type,
+            const char *name)
+{
+  return gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (dialog_child (dialog, type, name)));
+}
+
+/* The New Map and Resize Map dialogs open with what the last Create or
+ * Resize used (Cancel keeps nothing), as Mappy's do: the defaults (32 x 32
+ * tiles, sea level 0, height 64; sides 0, fill at the sea level 20) only
+ * the first time. */
+static void
+test_dialogs_remember (Fixture       *f,
+                       gconstpointer  data)
+{
+  GType type = TERRAIN_EDITOR_TYPE_NEW_MAP_DIALOG;
+  GType resize_type = TERRAIN_EDITOR_TYPE_RESIZE_DIALOG;
+  g_autoptr(GFile) file = write_map (f);
+  TerrainEditorWindow *window;
+  TerrainEditorWindow *created;
+  GtkWidget *dialog;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-map", NULL);
+  dialog = find_app_window (type);
+  g_assert_nonnull (dialog);
+  iterate (100);
+  g_assert_cmpint (spin_value (dialog, type, "width_spin"), ==, 32);
+  g_assert_cmpint (spin_value (dialog, type, "fill_height_spin"), ==, 64);
+  type_into (dialog, type, "width_spin", 5);
+  press (dialog, type, "cancel_button");
+  iterate (100);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-map", NULL);
+  dialog = find_app_window (type);
+  g_assert_nonnull (dialog);
+  iterate (100);
+  g_assert_cmpint (spin_value (dialog, type, "width_spin"), ==, 32);
+  type_into (dialog, type, "width_spin", 12);
+  type_into (dialog, type, "height_spin", 8);
+  type_into (dialog, type, "sea_level_spin", 40);
+  type_into (dialog, type, "fill_height_spin", 30);
+  type_into (dialog, type, "fill_colour_spin", 77);
+  press (dialog, type, "create_button");
+  iterate (200);
+  created = find_untitled_window ();
+  g_assert_nonnull (created);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-map", NULL);
+  dialog = find_app_window (type);
+  g_assert_nonnull (dialog);
+  iterate (100);
+  g_assert_cmpint (spin_value (dialog, type, "width_spin"), ==, 12);
+  g_assert_cmpint (spin_value (dialog, type, "height_spin"), ==, 8);
+  g_assert_cmpint (spin_value (dialog, type, "sea_level_spin"), ==, 40);
+  g_assert_cmpint (spin_value (dialog, type, "fill_height_spin"), ==, 30);
+  g_assert_cmpint (spin_value (dialog, type, "fill_colour_spin"), ==, 77);
+  g_assert_cmpstr (label_text (dialog, type, "size_label"), ==, "12 × 8 tiles (24 × 16 cells, 384 × 256 px)");
+  press (dialog, type, "cancel_button");
+  iterate (100);
+  close_window (created);
+
+  window = open_and_wait (file);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.resize-map", NULL));
+  iterate (200);
+  dialog = GTK_WIDGET (find_transient_of_type (GTK_WINDOW (window), resize_type));
+  g_assert_nonnull (dialog);
+  g_assert_cmpint (spin_value (dialog, resize_type, "left_spin"), ==, 0);
+  g_assert_cmpint (spin_value (dialog, resize_type, "fill_height_spin"), ==, 20);
+  type_into (dialog, resize_type, "left_spin", 2);
+  type_into (dialog, resize_type, "top_spin", 1);
+  type_into (dialog, resize_type, "right_spin", -1);
+  type_into (dialog, resize_type, "bottom_spin", 3);
+  type_into (dialog, resize_type, "fill_height_spin", 90);
+  press (dialog, resize_type, "resize_button");
+  iterate (200);
+  g_assert_cmpuint (terrain_tnt_map_get_width (TERRAIN_TNT_MAP (terrain_editor_window_get_document (window))), ==,
+                    34);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.resize-map", NULL));
+  iterate (200);
+  dialog = GTK_WIDGET (find_transient_of_type (GTK_WINDOW (window), resize_type));
+  g_assert_nonnull (dialog);
+  g_assert_cmpint (spin_value (dialog, resize_type, "left_spin"), ==, 2);
+  g_assert_cmpint (spin_value (dialog, resize_type, "top_spin"), ==, 1);
+  g_assert_cmpint (spin_value (dialog, resize_type, "right_spin"), ==, -1);
+  g_assert_cmpint (spin_value (dialog, resize_type, "bottom_spin"), ==, 3);
+  g_assert_cmpint (spin_value (dialog, resize_type, "fill_height_spin"), ==, 90);
+  g_assert_cmpstr (label_text (dialog, resize_type, "size_label"), ==,
+                   "Now 17 × 16 tiles; after resizing 18 × 20 tiles (36 × 40 cells, 576 × 640 px)");
+  press (dialog, resize_type, "cancel_button");
+  iterate (100);
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -623,6 +725,8 @@ main (int    argc,
   g_test_add ("/Terrain/Editor/map/new-no-palette", Fixture, NULL, fixture_set_up, test_new_map_no_palette,
               fixture_tear_down);
   g_test_add ("/Terrain/Editor/map/resize-undo", Fixture, NULL, fixture_set_up, test_resize_undo,
+              fixture_tear_down);
+  g_test_add ("/Terrain/Editor/map/dialogs-remember", Fixture, NULL, fixture_set_up, test_dialogs_remember,
               fixture_tear_down);
   g_test_add ("/Terrain/Editor/map/resize-no-palette", Fixture, NULL, fixture_set_up, test_resize_no_palette,
               fixture_tear_down);
