@@ -58,6 +58,28 @@ check(p.returncode == 1 and 'false' in p.stderr, 'a failing command of ours exit
 p = run('--runs', '2', '--reference', 'true')
 check(p.returncode == 2, 'no command of ours is a usage error')
 
+# --prepare runs before every run of either side, warm-up included, untimed:
+# a counter file gets one line per run; a command that needs the file the
+# preparation removed shows it ran first.
+import os
+import tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    count = os.path.join(tmp, 'count')
+    mark = os.path.join(tmp, 'mark')
+    p = run('--runs', '3', '--warmup', '1', '--json',
+            '--prepare', 'echo run >> %s && rm -f %s' % (count, mark),
+            '--reference', 'test ! -e %s && touch %s' % (mark, mark),
+            '--shell', '--', 'test ! -e %s && touch %s' % (mark, mark))
+    check(p.returncode == 0, '--prepare runs before each run, so each finds the file removed: '
+          + p.stderr)
+    lines = open(count).read().split() if os.path.exists(count) else []
+    check(len(lines) == 8, '--prepare ran 8 times for 1 warm-up and 3 paired runs: %d' % len(lines))
+    check(p.returncode == 0 and json.loads(p.stdout).get('prepare', '').startswith('echo run'),
+          'the JSON names the preparation')
+    p = run('--runs', '1', '--prepare', 'exit 4', '--reference', 'true', '--', 'true')
+    check(p.returncode == 1 and 'exit 4' in p.stderr and '--prepare' in p.stderr,
+          'a failing --prepare exits 1 naming it: ' + p.stderr)
+
 print('1..%d' % len(checks))
 for i, (ok, what) in enumerate(checks, 1):
     print('%s %d - %s' % ('ok' if ok else 'not ok', i, what.replace('\n', ' ')))

@@ -2,7 +2,7 @@
 """Paired comparison of two commands: ours against a peer.
 
 Usage:
-  tests/bench/compare.py [--runs N] [--warmup N] [--json] \\
+  tests/bench/compare.py [--runs N] [--warmup N] [--prepare CMD] [--json] \\
       --reference 'PEER COMMAND' -- OUR COMMAND...
 
 Runs the two commands alternately (ours, peer, ours, peer, ...), after
@@ -19,6 +19,13 @@ machine shows. Exits 1 if a command fails (its status and stderr are shown).
 /bin/sh -c, so quoting and redirections work); our command is the argument
 vector after --, run directly, or through /bin/sh -c when --shell is given.
 Both run in the current folder; write outputs to different paths.
+
+--prepare CMD (one shell word, as hyperfine's option of that name) runs
+before every run of either side, warm-up runs included, and is not timed:
+for example `rm -f ours.atlas peer.chu`, so that neither side pays for
+freeing the output the run before left (on tmpfs, removing a 595 MB file
+takes 0.1 s of system time) and every run writes a new file. It must
+succeed.
 
 This is how docs/performance.md compares with heightfield_chunker, maketqt,
 hmm and rwe's HPI reader; any machine can repeat it with the peer built
@@ -64,6 +71,18 @@ def run_once(runner, argv, shell):
     return float(fields[1]), float(fields[2]), int(fields[3])
 
 
+def prepare(command):
+    """Runs the untimed --prepare command; exits 1 if it fails."""
+    if command is None:
+        return
+    proc = subprocess.run(['/bin/sh', '-c', command], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+    if proc.returncode != 0:
+        sys.stderr.write('compare.py: --prepare `%s` failed (exit %d)\n%s' % (
+            command, proc.returncode, proc.stderr.decode(errors='replace')))
+        sys.exit(1)
+
+
 def describe(samples):
     return {
         'median': statistics.median(samples),
@@ -79,6 +98,8 @@ def main():
                         help="the peer's command, one shell word")
     parser.add_argument('--runs', type=int, default=11, help='measured runs of each (11)')
     parser.add_argument('--warmup', type=int, default=1, help='unmeasured runs of each first (1)')
+    parser.add_argument('--prepare', metavar='CMD',
+                        help='a shell command run, untimed, before every run of either side')
     parser.add_argument('--shell', action='store_true',
                         help='run our command through /bin/sh -c too (give it as one word)')
     parser.add_argument('--runner', metavar='PATH',
@@ -96,12 +117,16 @@ def main():
     runner = find_runner(args.runner)
 
     for _ in range(args.warmup):
+        prepare(args.prepare)
         run_once(runner, ours_argv, args.shell)
+        prepare(args.prepare)
         run_once(runner, args.reference, True)
 
     measured = {'ours': [], 'peer': []}
     for _ in range(args.runs):
+        prepare(args.prepare)
         measured['ours'].append(run_once(runner, ours_argv, args.shell))
+        prepare(args.prepare)
         measured['peer'].append(run_once(runner, args.reference, True))
 
     result = {'runs': args.runs, 'ours': {}, 'peer': {}, 'ratio': {}}
@@ -113,6 +138,7 @@ def main():
         result['ratio'][what] = result['ours'][what]['median'] / peer if peer > 0 else None
     result['ours']['command'] = ours_argv if args.shell else shlex.join(ours)
     result['peer']['command'] = args.reference
+    result['prepare'] = args.prepare
 
     if args.json:
         json.dump(result, sys.stdout, indent=2)
@@ -122,6 +148,8 @@ def main():
     print('%d paired runs (medians; min-max)' % args.runs)
     print('  ours: %s' % result['ours']['command'])
     print('  peer: %s' % result['peer']['command'])
+    if args.prepare is not None:
+        print('  before each run (untimed): %s' % args.prepare)
     print('%-10s %26s %26s %8s' % ('', 'ours', 'peer', 'ratio'))
     units = {'wall_s': ('wall', '%.3f s'), 'cpu_s': ('cpu', '%.3f s'), 'peak_kib': ('peak', '%.0f KiB')}
     for what, (label, fmt) in units.items():
