@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "terrain-atlas-builder-collision-private.h"
+#include "terrain-atlas-geometry-impl-private.h"
 #include "terrain-quadtree.h"
 
 /* A triangle prepared for triangle_overlaps_rect() of
@@ -71,6 +72,30 @@ terrain_atlas_builder_collision_clear (Collision *c)
   memset (c, 0, sizeof *c);
 }
 
+/* The bins of one axis whose rectangle meets [lo, hi]: a guess from the
+ * bin width, widened by one and clamped, then narrowed by the bins' sides
+ * as the overlap test computes them (@origin + @side × i, in double). */
+static inline void
+bin_span (gfloat   lo,
+          gfloat   hi,
+          gfloat   origin,
+          double   side,
+          double   inv,
+          guint32  grid,
+          gint64  *first,
+          gint64  *last)
+{
+  gint64 i0 = CLAMP ((gint64) ((lo - origin) * inv) - 1, 0, (gint64) grid - 1);
+  gint64 i1 = CLAMP ((gint64) ((hi - origin) * inv) + 1, 0, (gint64) grid - 1);
+
+  while (i0 < i1 && origin + side * (i0 + 1) < lo)
+    i0++;
+  while (i1 > i0 && origin + side * i1 > hi)
+    i1--;
+  *first = i0;
+  *last = i1;
+}
+
 /* The collision block TGEA's generator makes (field-notes.md): the point
  * bounds cut into 2^(depth−1) bins a side, each surface triangle listed in
  * every bin its XY projection touches (index offsets into mIndex, 0xFFFF
@@ -80,12 +105,12 @@ terrain_atlas_builder_collision_clear (Collision *c)
  * does not fit in 16 bits. */
 gboolean
 terrain_atlas_builder_make_collision (CollisionScratch         *s,
-                const TerrainAtlasVertex *v,
-                guint                     n_vertices,
-                const guint32            *indices,
-                guint                     n_surface,
-                guint32                   depth,
-                Collision                *c)
+                                      const TerrainAtlasVertex *v,
+                                      guint                     n_vertices,
+                                      const guint32            *indices,
+                                      guint                     n_surface,
+                                      guint32                   depth,
+                                      Collision                *c)
 {
   TerrainAtlasBox box;
   guint32 grid = (guint32) 1 << (depth - 1);
@@ -170,23 +195,9 @@ terrain_atlas_builder_make_collision (CollisionScratch         *s,
       /* Only the bins whose rectangle (computed as the test computes it)
        * meets the triangle's bounding box. */
       if (sx > 0)
-        {
-          i0 = CLAMP ((gint64) ((t.xmin - box.min[0]) * inv_x) - 1, 0, (gint64) grid - 1);
-          i1 = CLAMP ((gint64) ((t.xmax - box.min[0]) * inv_x) + 1, 0, (gint64) grid - 1);
-          while (i0 < i1 && box.min[0] + sx * (i0 + 1) < t.xmin)
-            i0++;
-          while (i1 > i0 && box.min[0] + sx * i1 > t.xmax)
-            i1--;
-        }
+        bin_span (t.xmin, t.xmax, box.min[0], sx, inv_x, grid, &i0, &i1);
       if (sy > 0)
-        {
-          j0 = CLAMP ((gint64) ((t.ymin - box.min[1]) * inv_y) - 1, 0, (gint64) grid - 1);
-          j1 = CLAMP ((gint64) ((t.ymax - box.min[1]) * inv_y) + 1, 0, (gint64) grid - 1);
-          while (j0 < j1 && box.min[1] + sy * (j0 + 1) < t.ymin)
-            j0++;
-          while (j1 > j0 && box.min[1] + sy * j1 > t.ymax)
-            j1--;
-        }
+        bin_span (t.ymin, t.ymax, box.min[1], sy, inv_y, grid, &j0, &j1);
 
       for (gint64 i = i0; i <= i1; i++)
         {
@@ -300,24 +311,7 @@ terrain_atlas_builder_make_collision (CollisionScratch         *s,
       }
   }
 
-  for (gint level = (gint) depth - 2; level >= 0; level--)
-    for (guint32 i = 0; i < ((guint32) 1 << level); i++)
-      for (guint32 j = 0; j < ((guint32) 1 << level); j++)
-        {
-          guint64 node = terrain_quadtree_node_id ((guint) level, i, j);
-          gfloat lo = box.max[2] + 100.0f, hi = box.min[2] - 100.0f;
-
-          for (guint k = 0; k < 4; k++)
-            {
-              guint64 child = terrain_quadtree_node_id ((guint) level + 1, 2 * i + (k >> 1),
-                                                        2 * j + (k & 1));
-
-              lo = MIN (lo, c->tree[2 * child]);
-              hi = MAX (hi, c->tree[2 * child + 1]);
-            }
-          c->tree[2 * node] = lo;
-          c->tree[2 * node + 1] = hi;
-        }
+  terrain_atlas_collision_close_tree (c->tree, depth, &box);
 
   return TRUE;
 }

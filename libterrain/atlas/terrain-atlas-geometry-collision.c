@@ -310,6 +310,35 @@ triangle_overlaps_rect (const gfloat *a,
   return TRUE;
 }
 
+/* Fills the inner nodes of a collision tree of @depth levels from its
+ * leaves, level by level up to the root: each node holds the Z range of
+ * its four children, starting from 100 m outside @box's Z range (TGEA's
+ * generator; empty leaves keep the inverted range they were given).
+ * Shared with the builder's make_collision(). */
+void
+terrain_atlas_collision_close_tree (gfloat                *tree,
+                                    guint32                depth,
+                                    const TerrainAtlasBox *box)
+{
+  for (gint level = (gint) depth - 2; level >= 0; level--)
+    for (guint32 i = 0; i < ((guint32) 1 << level); i++)
+      for (guint32 j = 0; j < ((guint32) 1 << level); j++)
+        {
+          guint64 node = terrain_quadtree_node_id ((guint) level, i, j);
+          gfloat lo = box->max[2] + 100.0f, hi = box->min[2] - 100.0f;
+
+          for (guint k = 0; k < 4; k++)
+            {
+              guint64 child = terrain_quadtree_node_id ((guint) level + 1, 2 * i + (k >> 1),
+                                                        2 * j + (k & 1));
+              lo = MIN (lo, tree[2 * child]);
+              hi = MAX (hi, tree[2 * child + 1]);
+            }
+          tree[2 * node] = lo;
+          tree[2 * node + 1] = hi;
+        }
+}
+
 /**
  * terrain_atlas_geometry_generate_collision:
  * @self: a #TerrainAtlasGeometry
@@ -415,23 +444,7 @@ terrain_atlas_geometry_generate_collision (TerrainAtlasGeometry  *self,
         tree[2 * (leaf_base + bin) + 1] = bin_max;
       }
 
-  for (gint level = (gint) depth - 2; level >= 0; level--)
-    for (guint32 i = 0; i < ((guint32) 1 << level); i++)
-      for (guint32 j = 0; j < ((guint32) 1 << level); j++)
-        {
-          guint64 node = terrain_quadtree_node_id ((guint) level, i, j);
-          gfloat lo = box.max[2] + 100.0f, hi = box.min[2] - 100.0f;
-
-          for (guint k = 0; k < 4; k++)
-            {
-              guint64 child = terrain_quadtree_node_id ((guint) level + 1, 2 * i + (k >> 1),
-                                                        2 * j + (k & 1));
-              lo = MIN (lo, tree[2 * child]);
-              hi = MAX (hi, tree[2 * child + 1]);
-            }
-          tree[2 * node] = lo;
-          tree[2 * node + 1] = hi;
-        }
+  terrain_atlas_collision_close_tree (tree, depth, &box);
 
   return terrain_atlas_geometry_set_collision (self, depth, tree, (guint) nodes,
                                                offsets, grid * grid,

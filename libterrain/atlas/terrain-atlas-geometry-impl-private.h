@@ -37,4 +37,10 @@ struct _TerrainAtlasGeometry
   guint n_collision_indices;
 };
 
+/* terrain-atlas-geometry-collision.c: a collision tree's inner nodes from
+ * its leaves (TGEA's generator and the builder's make_collision()). */
+void terrain_atlas_collision_close_tree (gfloat                *tree,
+                                         guint32                depth,
+                                         const TerrainAtlasBox *box);
+
 G_END_DECLS
