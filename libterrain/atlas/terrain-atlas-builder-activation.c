@@ -629,42 +629,129 @@ close_edge (BuildState *state,
   act[act_index (state, x, y)] = m;
 }
 
+/* One scale of the closure: CLOSE_EDGES raises the edge midpoints of
+ * half-length h (h >= 2) from the four square centres h/2 away diagonally,
+ * which the scale before closed; CLOSE_SQUARES raises the square centres of
+ * half-size h from the midpoints of their sides, which CLOSE_EDGES of the
+ * same scale closed. Within a step no vertex reads another the step
+ * writes, so its rows may be closed in any order, on any thread. */
+typedef enum
+{
+  CLOSE_EDGES,
+  CLOSE_SQUARES,
+} CloseStep;
+
+typedef struct
+{
+  gint64 h;
+  CloseStep step;
+} CloseJob;
+
+/* The rows of one step: horizontal edges (y a multiple of 2h), then
+ * vertical ones (y an odd multiple of h); or the rows of square centres. */
+static guint
+close_rows (const BuildState *state,
+            const CloseJob   *job)
+{
+  gint64 s = 2 * job->h;
+
+  if (job->step == CLOSE_EDGES)
+    return (guint) (state->side / s + 1 + state->side / s);
+  return (guint) (state->side / s);
+}
+
+static void
+close_row (BuildState     *state,
+           const CloseJob *job,
+           guint           row)
+{
+  gint64 side = state->side, h = job->h, s = 2 * h;
+  guint8 *act = state->act;
+
+  if (job->step == CLOSE_EDGES)
+    {
+      guint horizontal = (guint) (side / s + 1);
+
+      if (row < horizontal)
+        {
+          gint64 y = (gint64) row * s;
+
+          for (gint64 x = h; x < side; x += s)
+            close_edge (state, x, y, h / 2);
+        }
+      else
+        {
+          gint64 y = h + (gint64) (row - horizontal) * s;
+
+          for (gint64 x = 0; x <= side; x += s)
+            close_edge (state, x, y, h / 2);
+        }
+      return;
+    }
+
+  {
+    gint64 y = h + (gint64) row * s;
+
+    for (gint64 x = h; x < side; x += s)
+      {
+        gsize i = act_index (state, x, y);
+        guint8 m = act[i];
+
+        m = MAX (m, act[act_index (state, x - h, y)]);
+        m = MAX (m, act[act_index (state, x + h, y)]);
+        m = MAX (m, act[act_index (state, x, y - h)]);
+        m = MAX (m, act[act_index (state, x, y + h)]);
+        act[i] = m;
+      }
+  }
+}
+
+static gboolean
+close_row_item (BuildState  *state,
+                gpointer     data,
+                gpointer     scratch,
+                guint        item,
+                GError     **error)
+{
+  (void) scratch;
+  (void) error;
+  close_row (state, data, item);
+  return TRUE;
+}
+
+/* A step of fewer vertices than this is closed in the calling thread:
+ * handing it to the pool costs more than it saves. */
+#define CLOSE_PARALLEL_MIN_VERTICES (1 << 16)
+
 /* Closes act over the dependency DAG, fine to coarse: an edge midpoint of
  * half-length h depends on the four square centres h/2 away diagonally, a
- * square centre on the four midpoints of its sides. */
-static void
-close_activation (BuildState *state)
+ * square centre on the four midpoints of its sides. The fine scales, which
+ * hold most of the vertices, are spread over the builder's threads (15 ms
+ * of one thread on 4097^2 otherwise, issue 18). */
+static gboolean
+close_activation (BuildState  *state,
+                  GError     **error)
 {
   gint64 side = state->side;
   guint8 *act = state->act;
 
   for (gint64 h = 1; h < side; h *= 2)
     {
-      gint64 s = 2 * h;
-
-      if (h >= 2)
+      for (CloseStep step = h >= 2 ? CLOSE_EDGES : CLOSE_SQUARES; step <= CLOSE_SQUARES; step++)
         {
-          /* Horizontal edges (y a multiple of 2h), then vertical ones. */
-          for (gint64 y = 0; y <= side; y += s)
-            for (gint64 x = h; x < side; x += s)
-              close_edge (state, x, y, h / 2);
-          for (gint64 y = h; y < side; y += s)
-            for (gint64 x = 0; x <= side; x += s)
-              close_edge (state, x, y, h / 2);
+          CloseJob job = { h, step };
+          guint rows = close_rows (state, &job);
+          gint64 vertices = (gint64) rows * (side / h);
+
+          if (state->n_threads > 1 && vertices >= CLOSE_PARALLEL_MIN_VERTICES)
+            {
+              if (!build_run_parallel (state, rows, close_row_item, &job, NULL, NULL, error))
+                return FALSE;
+            }
+          else
+            for (guint r = 0; r < rows; r++)
+              close_row (state, &job, r);
         }
-
-      for (gint64 y = h; y < side; y += s)
-        for (gint64 x = h; x < side; x += s)
-          {
-            gsize i = act_index (state, x, y);
-            guint8 m = act[i];
-
-            m = MAX (m, act[act_index (state, x - h, y)]);
-            m = MAX (m, act[act_index (state, x + h, y)]);
-            m = MAX (m, act[act_index (state, x, y - h)]);
-            m = MAX (m, act[act_index (state, x, y + h)]);
-            act[i] = m;
-          }
     }
 
   /* The root's corners are in every mesh. */
@@ -672,6 +759,7 @@ close_activation (BuildState *state)
   act[act_index (state, side, 0)] = 255;
   act[act_index (state, 0, side)] = 255;
   act[act_index (state, side, side)] = 255;
+  return TRUE;
 }
 
 gboolean
@@ -712,7 +800,8 @@ build_activation (BuildState  *state,
                            activation_scratch_new, activation_scratch_free, error))
     return FALSE;
 
-  close_activation (state);
+  if (!close_activation (state, error))
+    return FALSE;
   state->relief = (gdouble) state->height_max - state->height_min;
   return TRUE;
 }

@@ -88,6 +88,14 @@ struct _TerrainHeightfield
   gboolean writable;       /* F32 made by this library, not shared */
   gdouble scale;           /* U16 kinds */
   gdouble offset;
+
+  /* The lowest and highest stored value of a 16-bit kind, found once:
+   * those samples never change (only F32 fields are writable), and a build
+   * asks for the range three times (issue 18). */
+  GMutex range_lock;
+  gboolean stored_range_known;
+  gint32 stored_lo;
+  gint32 stored_hi;
 };
 
 static inline gfloat

@@ -107,6 +107,7 @@ terrain_heightfield_finalize (GObject *object)
   TerrainHeightfield *self = TERRAIN_HEIGHTFIELD (object);
 
   g_clear_pointer (&self->bytes, g_bytes_unref);
+  g_mutex_clear (&self->range_lock);
 
   G_OBJECT_CLASS (terrain_heightfield_parent_class)->finalize (object);
 }
@@ -122,6 +123,7 @@ terrain_heightfield_init (TerrainHeightfield *self)
 {
   self->spacing = 1.0;
   self->scale = 1.0;
+  g_mutex_init (&self->range_lock);
 }
 
 static gboolean
@@ -535,11 +537,11 @@ terrain_heightfield_sample_bilinear (TerrainHeightfield *self,
   return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
 }
 
-/* The lowest and highest stored value of a 16-bit kind. */
+/* The lowest and highest stored value of a 16-bit kind, by a scan. */
 static void
-stored_value_range (const TerrainHeightfield *self,
-                    gint32                   *lo,
-                    gint32                   *hi)
+scan_stored_range (const TerrainHeightfield *self,
+                   gint32                   *lo,
+                   gint32                   *hi)
 {
   gsize n = (gsize) self->data_width * self->data_height;
 
@@ -591,6 +593,24 @@ stored_value_range (const TerrainHeightfield *self,
       }
       break;
     }
+}
+
+/* The same, scanned once per heightfield (the samples of a 16-bit kind are
+ * never written) and shared with a padded fit of it. */
+static void
+stored_value_range (TerrainHeightfield *self,
+                    gint32             *lo,
+                    gint32             *hi)
+{
+  g_mutex_lock (&self->range_lock);
+  if (!self->stored_range_known)
+    {
+      scan_stored_range (self, &self->stored_lo, &self->stored_hi);
+      self->stored_range_known = TRUE;
+    }
+  *lo = self->stored_lo;
+  *hi = self->stored_hi;
+  g_mutex_unlock (&self->range_lock);
 }
 
 /**
@@ -738,6 +758,11 @@ terrain_heightfield_fit (TerrainHeightfield     *self,
       fitted->scale = self->scale;
       fitted->offset = self->offset;
       fitted->writable = FALSE;
+      g_mutex_lock (&self->range_lock);
+      fitted->stored_range_known = self->stored_range_known;
+      fitted->stored_lo = self->stored_lo;
+      fitted->stored_hi = self->stored_hi;
+      g_mutex_unlock (&self->range_lock);
       return fitted;
     }
 
