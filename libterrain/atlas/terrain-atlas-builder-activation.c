@@ -741,7 +741,9 @@ close_activation (BuildState  *state,
         {
           CloseJob job = { h, step };
           guint rows = close_rows (state, &job);
-          gint64 vertices = (gint64) rows * (side / h);
+          /* A row of a step holds side / 2h vertices (one more in the
+           * vertical edges' rows). */
+          gint64 vertices = (gint64) rows * (side / (2 * h));
 
           if (state->n_threads > 1 && vertices >= CLOSE_PARALLEL_MIN_VERTICES)
             {
